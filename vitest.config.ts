@@ -4,9 +4,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: {
     alias: {
-      "@": path.resolve(__dirname),
+      "@": import.meta.dirname,
       // `server-only` throws outside React Server Components; tests run lib code directly.
-      "server-only": path.resolve(__dirname, "tests/helpers/empty-module.ts"),
+      "server-only": path.resolve(import.meta.dirname, "tests/helpers/empty-module.ts"),
     },
   },
   test: {

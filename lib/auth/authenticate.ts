@@ -1,0 +1,81 @@
+import type { Db } from "@/lib/db/client";
+import { AppError, MESSAGES } from "@/lib/errors";
+import { verifyDetailed, type VerifyOutcome } from "@/lib/identity/client";
+import { log } from "@/lib/log";
+import { findVerifiedUserByEmail } from "@/lib/users/queries";
+
+/** Who a request acts for. Every query is scoped to `userId`. */
+export type AuthContext = { userId: string; email: string };
+
+export type AuthDeps = {
+  /** The identity call, injectable for tests. */
+  verify: (partnerKey: string, sessionToken: string) => Promise<VerifyOutcome>;
+  getDb: () => Promise<Db>;
+  /** Read per request so a missing key is reported, not crashed on at start-up. */
+  getPartnerKey: () => string | undefined;
+  /** Public URL for the sign-up hint; the request's own origin when unset. */
+  getAppUrl: () => string | undefined;
+  /** Pause before the single retry of a partner-side fault. */
+  retryDelayMs?: number;
+};
+
+export const SESSION_TOKEN_HEADER = "x-session-token";
+
+/**
+ * The contract's authentication steps, in order: token present, partner key
+ * configured, token verified, local account found. Throws AppError with the
+ * contract's code on each failure.
+ */
+export async function authenticate(req: Request, deps: AuthDeps): Promise<AuthContext> {
+  const token = req.headers.get(SESSION_TOKEN_HEADER)?.trim();
+  if (!token) throw new AppError("MISSING_TOKEN", { userMessage: MESSAGES.missingToken });
+
+  const partnerKey = deps.getPartnerKey();
+  if (!partnerKey) {
+    log.error("auth.partner_key_missing", { hint: "set IDENTITY_PARTNER_KEY" });
+    throw new AppError("SERVER_CONFIG_ERROR", { userMessage: MESSAGES.serverConfig });
+  }
+
+  const outcome = await verifyWithRetry(deps, partnerKey, token);
+  if (!outcome.ok) throw new AppError("INVALID_TOKEN", { userMessage: MESSAGES.invalidToken(outcome.error) });
+
+  const db = await deps.getDb();
+  const user = await findVerifiedUserByEmail(db, outcome.email);
+  if (!user) {
+    const baseUrl = deps.getAppUrl() ?? new URL(req.url).origin;
+    throw new AppError("USER_NOT_FOUND", { userMessage: MESSAGES.userNotFound(baseUrl), fields: { email: outcome.email } });
+  }
+  return { userId: user.id, email: outcome.email };
+}
+
+/** Faults on the partner's side of the verify call, as opposed to a bad token. */
+function partnerFault(outcome: VerifyOutcome): "unreachable" | "identity_error" | "partner_key_revoked" | "partner_key_rejected" | null {
+  if (outcome.ok) return null;
+  if (outcome.status === null) return "unreachable";
+  if (outcome.status >= 500) return "identity_error";
+  if (outcome.status === 403) return "partner_key_revoked";
+  // 401 about the partner key itself (not the token) is also ours to fix.
+  if (outcome.status === 401 && /partner key/i.test(outcome.error)) return "partner_key_rejected";
+  return null;
+}
+
+async function verifyWithRetry(deps: AuthDeps, partnerKey: string, token: string): Promise<VerifyOutcome> {
+  let outcome = await deps.verify(partnerKey, token);
+  let fault = partnerFault(outcome);
+  // Outages and 5xx are usually brief: one retry after a short pause.
+  if (fault === "unreachable" || fault === "identity_error") {
+    await new Promise((resolve) => setTimeout(resolve, deps.retryDelayMs ?? 200));
+    outcome = await deps.verify(partnerKey, token);
+    fault = partnerFault(outcome);
+  }
+  if (fault && !outcome.ok) {
+    // The caller still gets the contract's 401; operators need to see that the
+    // cause is on our side (rotate the key, check the identity service).
+    log.error("auth.identity_fault", { cause: fault, status: outcome.status, detail: outcome.error });
+  }
+  return outcome;
+}
+
+export function defaultVerify(apiUrl: string, timeoutMs: number): AuthDeps["verify"] {
+  return (partnerKey, sessionToken) => verifyDetailed(partnerKey, sessionToken, apiUrl, { timeoutMs });
+}

@@ -1,0 +1,43 @@
+import { z } from "zod";
+
+/**
+ * The server's configuration, parsed once. The only reader of `process.env` in
+ * the app. Parsed lazily (on first use, not at import) so `next build` needs no
+ * runtime settings.
+ */
+const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+const intWithDefault = (fallback: number, min: number, max: number) =>
+  z.preprocess(emptyAsUndefined, z.coerce.number().int().min(min).max(max).default(fallback));
+
+const ZEnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  /** Unset: embedded PGlite in ./.data/pglite. Also `pglite:<dir>`, `pglite:memory`, `postgres://…`. */
+  DATABASE_URL: optionalString,
+  /** Connections per server instance; keep small on serverless hosts. */
+  DATABASE_POOL_MAX: intWithDefault(5, 1, 100),
+  /** Base URL of the identity service's verify API. */
+  IDENTITY_API_URL: z.preprocess(emptyAsUndefined, z.url().default("http://127.0.0.1:4000")),
+  /** Secret partner key for verify calls. Unset: every request fails with SERVER_CONFIG_ERROR. */
+  IDENTITY_PARTNER_KEY: optionalString,
+  IDENTITY_TIMEOUT_MS: intWithDefault(5000, 100, 60_000),
+  /** Public URL of this app, used in messages; defaults to the request's origin. */
+  APP_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  LOG_LEVEL: z.enum(["info", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof ZEnvSchema>;
+
+let cached: Env | undefined;
+
+export function getEnv(): Env {
+  if (cached) return cached;
+  const parsed = ZEnvSchema.safeParse(process.env);
+  if (!parsed.success) {
+    // Name the variables, never their values: some are secrets.
+    const names = parsed.error.issues.map((issue) => issue.path.join(".")).join(", ");
+    throw new Error(`Invalid environment configuration: ${names}`);
+  }
+  cached = parsed.data;
+  return cached;
+}

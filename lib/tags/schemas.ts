@@ -1,0 +1,18 @@
+import { z } from "zod";
+
+export const TAG_NAME_MAX = 50;
+
+export const ZTagSchema = z.object({
+  id: z.guid(),
+  name: z.string(),
+  createdAt: z.iso.datetime(),
+});
+export type TTag = z.infer<typeof ZTagSchema>;
+
+export const ZCreateTagSchema = z.object({
+  name: z.string().trim().min(1).max(TAG_NAME_MAX).meta({ description: "Trimmed, 1 to 50 characters; unique per user, case-insensitively." }),
+});
+export type TCreateTag = z.infer<typeof ZCreateTagSchema>;
+
+export const ZTagResponseSchema = z.object({ tag: ZTagSchema });
+export const ZTagListResponseSchema = z.object({ tags: z.array(ZTagSchema) });

@@ -1,0 +1,32 @@
+import { hashPassword } from "better-auth/crypto";
+import type { DbClient } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import type { UserSummary } from "@/lib/users/queries";
+
+export type CreateUserOptions = {
+  email: string;
+  name?: string;
+  /** Lets the account sign in to the browser app; stored only as a hash. */
+  password?: string;
+  /** Accounts made by an operator are trusted; sign-ups prove their email by link. */
+  emailVerified?: boolean;
+};
+
+export async function createUser(db: DbClient, options: CreateUserOptions): Promise<UserSummary> {
+  const email = options.email.trim().toLowerCase();
+  const existing = await db.user.findUnique({ where: { email }, select: { id: true } });
+  if (existing) throw new AppError("CONFLICT", { userMessage: `An account for ${email} already exists` });
+
+  const passwordHash = options.password ? await hashPassword(options.password) : undefined;
+  const user = await db.user.create({
+    data: {
+      email,
+      name: options.name ?? email.split("@")[0] ?? "",
+      emailVerified: options.emailVerified ?? true,
+      // The browser app's auth library keeps passwords on a "credential" account.
+      accounts: passwordHash ? { create: { providerId: "credential", accountId: email, password: passwordHash } } : undefined,
+    },
+    select: { id: true, email: true },
+  });
+  return user;
+}

@@ -1,0 +1,87 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { createDb, dbFromPglite, type Db, type DbHandle } from "@/lib/db/client";
+import { migrateDatabase } from "@/lib/db/migrate";
+import { openPglite } from "@/lib/db/pglite";
+import { testEnv, type TestDbKind } from "./env";
+
+/** A fresh, migrated database of its own for one test file; removed by drop(). */
+export type TestDatabase = {
+  kind: TestDbKind;
+  /** DATABASE_URL for an app process. */
+  url: string;
+  /**
+   * Runs `fn` with a client. The embedded database belongs to one process at a
+   * time, so for PGlite the client is closed again before this returns.
+   */
+  withDb<T>(fn: (db: Db) => Promise<T>): Promise<T>;
+  drop(): Promise<void>;
+};
+
+export async function createTestDatabase(kind: TestDbKind): Promise<TestDatabase> {
+  return kind === "pglite" ? createPgliteDatabase() : createPostgresDatabase();
+}
+
+async function createPgliteDatabase(): Promise<TestDatabase> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "notes-test-pglite-"));
+  const dataDir = path.join(dir, "pglite");
+  const pglite = await openPglite(dataDir);
+  await migrateDatabase({ pglite });
+  await pglite.close();
+  const target = { kind: "pglite" as const, dataDir };
+  return {
+    kind: "pglite",
+    url: `pglite:${dataDir}`,
+    async withDb(fn) {
+      const handle = await createDb(target);
+      try {
+        return await fn(handle.db);
+      } finally {
+        await handle.close();
+      }
+    },
+    drop: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+async function createPostgresDatabase(): Promise<TestDatabase> {
+  const adminUrl = testEnv.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
+  const name = `notes_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  await migrateDatabase({ postgresUrl: url.toString() });
+  const handle = await createDb({ kind: "postgres", url: url.toString() }, { poolMax: 4 });
+  return {
+    kind: "postgres",
+    url: url.toString(),
+    withDb: (fn) => fn(handle.db),
+    async drop() {
+      await handle.close();
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/** A migrated in-memory embedded database, for tests that call lib code directly. */
+export async function createMemoryDb(): Promise<DbHandle> {
+  const pglite = await openPglite(null);
+  await migrateDatabase({ pglite });
+  return dbFromPglite(pglite);
+}
