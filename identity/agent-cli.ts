@@ -1,0 +1,86 @@
+import { parseArgs } from "node:util";
+import { AgentError, readApiKey, removeApiKey, requestSessionToken, saveApiKey } from "./agent";
+import { readIdentityEnv } from "./env";
+
+const USAGE = `Usage: notes-agent <command>   (or: npm run -s agent -- <command>)
+
+Gets short-lived session tokens for an agent from the identity service.
+
+Commands:
+  key save <apiKey>   Save your personal API key (reads stdin when <apiKey> is - or omitted)
+  key remove          Forget the saved key
+  token [--url <u>]   Print a fresh session token (valid 5 minutes), alone on stdout:
+                        TOKEN=$(npm run -s agent -- token)
+
+Errors go to stderr. Exit codes: 0 ok, 1 failure, 2 usage error.
+
+Environment:
+  IDENTITY_API_URL    Identity service (default http://127.0.0.1:4000, the local one)
+  AGENT_CONFIG_DIR    Where the key is saved (default ~/.config/notes-agent)
+`;
+
+class UsageError extends Error {}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { url: { type: "string" }, help: { type: "boolean", short: "h" } },
+  });
+  const [group, action, arg] = positionals;
+  if (values.help || group === "help") {
+    console.log(USAGE.trimEnd());
+    return 0;
+  }
+  if (group === undefined) {
+    console.error(USAGE.trimEnd());
+    return 2;
+  }
+  const env = readIdentityEnv();
+  const command = `${group} ${action ?? ""}`.trim();
+  switch (command) {
+    case "key save": {
+      let apiKey = arg;
+      if (apiKey === undefined || apiKey === "-") {
+        if (process.stdin.isTTY) throw new UsageError("Missing <apiKey>");
+        apiKey = await readStdin();
+      }
+      const file = await saveApiKey(env.agentConfigDir, apiKey);
+      console.error(`Saved API key to ${file}`);
+      return 0;
+    }
+    case "key remove": {
+      const removed = await removeApiKey(env.agentConfigDir);
+      console.error(removed ? "Removed the saved API key" : "No saved API key");
+      return 0;
+    }
+    case "token": {
+      const apiKey = await readApiKey(env.agentConfigDir);
+      if (!apiKey) throw new AgentError("No saved API key; run `notes-agent key save <apiKey>` first");
+      const { sessionToken } = await requestSessionToken({ apiUrl: values.url ?? env.apiUrl, apiKey });
+      console.log(sessionToken);
+      return 0;
+    }
+    default:
+      throw new UsageError(`Unknown command: ${positionals.join(" ")}`);
+  }
+}
+
+try {
+  process.exitCode = await run(process.argv.slice(2));
+} catch (err) {
+  if (err instanceof UsageError || (err as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS")) {
+    console.error(`notes-agent: ${(err as Error).message}\nRun with --help for usage.`);
+    process.exitCode = 2;
+  } else {
+    // AgentError and EnvError carry messages written for the user; anything else is reported as is.
+    console.error(`notes-agent: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = 1;
+  }
+}
