@@ -24,6 +24,7 @@ const ZEnvSchema = z.object({
   /** Public URL of this app, used in messages; defaults to the request's origin. */
   APP_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
   LOG_LEVEL: z.enum(["info", "silent"]).default("info"),
+  PORT: intWithDefault(3000, 1, 65_535),
 });
 
 export type Env = z.infer<typeof ZEnvSchema>;

@@ -42,7 +42,7 @@ export async function authenticate(req: Request, deps: AuthDeps): Promise<AuthCo
   const db = await deps.getDb();
   const user = await findVerifiedUserByEmail(db, outcome.email);
   if (!user) {
-    const baseUrl = deps.getAppUrl() ?? new URL(req.url).origin;
+    const baseUrl = deps.getAppUrl() ?? requestOrigin(req);
     throw new AppError("USER_NOT_FOUND", { userMessage: MESSAGES.userNotFound(baseUrl), fields: { email: outcome.email } });
   }
   return { userId: user.id, email: outcome.email };
@@ -74,6 +74,17 @@ async function verifyWithRetry(deps: AuthDeps, partnerKey: string, token: string
     log.error("auth.identity_fault", { cause: fault, status: outcome.status, detail: outcome.error });
   }
   return outcome;
+}
+
+/**
+ * The origin the caller used: behind a proxy or serverless host the public host
+ * arrives in forwarding headers, and `req.url` may name an internal one.
+ */
+export function requestOrigin(req: Request): string {
+  const url = new URL(req.url);
+  const host = req.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || req.headers.get("host");
+  const proto = req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() || url.protocol.replace(":", "");
+  return host ? `${proto}://${host}` : url.origin;
 }
 
 export function defaultVerify(apiUrl: string, timeoutMs: number): AuthDeps["verify"] {

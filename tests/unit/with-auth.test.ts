@@ -49,7 +49,8 @@ const request = (headers: Record<string, string> = { "x-session-token": "st_1" }
 describe("withAuth", () => {
   it("MISSING_TOKEN: 401 without calling the identity service", async () => {
     const { verify, route, handler } = setup([]);
-    for (const headers of [{}, { "x-session-token": "" }, { "x-session-token": "   " }]) {
+    const variants: Record<string, string>[] = [{}, { "x-session-token": "" }, { "x-session-token": "   " }];
+    for (const headers of variants) {
       const res = await route(request(headers), ctx);
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ error: "Missing X-Session-Token header" });

@@ -1,5 +1,6 @@
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
+import { requestOrigin } from "@/lib/auth/authenticate";
 import { withAuth } from "@/lib/auth/with-auth";
 import { getEnv } from "@/lib/env";
 import { jsonResponse } from "@/lib/errors";
@@ -7,7 +8,7 @@ import { jsonResponse } from "@/lib/errors";
 export const dynamic = "force-dynamic";
 
 // GET /api/openapi.json – OpenAPI 3.1 document from the route table's zod schemas
-export const GET = withAuth(async ({ req }) => jsonResponse(buildOpenApiDocument(getEnv().APP_URL ?? new URL(req.url).origin)));
+export const GET = withAuth(async ({ req }) => jsonResponse(buildOpenApiDocument(getEnv().APP_URL ?? requestOrigin(req))));
 
 export const POST = methodNotAllowed("/api/openapi.json");
 export const PUT = methodNotAllowed("/api/openapi.json");

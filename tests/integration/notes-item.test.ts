@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_DB_KINDS } from "@/tests/helpers/env";
+import { startNotesStack, type NotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+
+const MISSING_ID = "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10";
+
+describe.each(TEST_DB_KINDS)("/api/notes/{id} (%s)", (kind) => {
+  let stack: NotesStack;
+  beforeAll(async () => {
+    stack = await startNotesStack(kind);
+  });
+  afterAll(() => stack?.stop());
+
+  async function create(user: SeededUser, body: Record<string, unknown> = { title: "A note" }) {
+    const res = await stack.api("/api/notes", { method: "POST", token: user.token(), json: body });
+    expect(res.status).toBe(201);
+    return res.body.note;
+  }
+
+  describe("GET /api/notes/{id}", () => {
+    it("returns { note }", async () => {
+      const user = stack.freshUser();
+      const note = await create(user, { title: "Read me", contentText: "body" });
+      const res = await stack.api(`/api/notes/${note.id}`, { token: user.token() });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ note });
+      expect(res.headers.get("cache-control")).toBe("no-store");
+    });
+
+    it("404 for an unknown id and for another user's note; 400 for a malformed id", async () => {
+      const owner = stack.freshUser();
+      const other = stack.freshUser();
+      const note = await create(owner);
+      for (const [id, token] of [[MISSING_ID, owner.token()], [note.id, other.token()]] as const) {
+        const res = await stack.api(`/api/notes/${id}`, { token });
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual({ error: "Note not found" });
+      }
+      for (const id of ["nope", "1234", `${note.id}x`]) {
+        const res = await stack.api(`/api/notes/${id}`, { token: owner.token() });
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ error: "Invalid note id" });
+      }
+    });
+  });
+
+  describe("PATCH /api/notes/{id}", () => {
+    it("updates only the given fields and moves updatedAt forward", async () => {
+      const user = stack.freshUser();
+      const note = await create(user, { title: "Draft", content: [{ type: "paragraph" }], contentText: "old body" });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const res = await stack.api(`/api/notes/${note.id}`, { method: "PATCH", token: user.token(), json: { title: "  Final  " } });
+      expect(res.status).toBe(200);
+      expect(res.body.note).toEqual({ ...note, title: "Final", updatedAt: expect.any(String) });
+      expect(res.body.note.updatedAt > note.updatedAt).toBe(true);
+      expect(res.body.note.createdAt).toBe(note.createdAt);
+
+      const body = await stack.api(`/api/notes/${note.id}`, {
+        method: "PATCH",
+        token: user.token(),
+        json: { content: { any: ["json", 1, null] }, contentText: "new body" },
+      });
+      expect(body.body.note).toMatchObject({ title: "Final", content: { any: ["json", 1, null] }, contentText: "new body" });
+      const search = await stack.api("/api/notes?search=new%20body", { token: user.token() });
+      expect(search.body.total).toBe(1);
+    });
+
+    it("tagIds replaces the set, ignoring tags of other users", async () => {
+      const user = stack.freshUser();
+      const other = stack.freshUser();
+      const tag = async (u: SeededUser, name: string) =>
+        (await stack.api("/api/tags", { method: "POST", token: u.token(), json: { name } })).body.tag;
+      const [a, b, foreign] = [await tag(user, "alpha"), await tag(user, "beta"), await tag(other, "gamma")];
+      const note = await create(user, { title: "Tags", tagIds: [a.id] });
+      const patch = (tagIds: string[]) =>
+        stack.api(`/api/notes/${note.id}`, { method: "PATCH", token: user.token(), json: { tagIds } });
+      expect((await patch([b.id, foreign.id])).body.note.tags.map((t: { name: string }) => t.name)).toEqual(["beta"]);
+      expect((await patch([b.id, a.id])).body.note.tags.map((t: { name: string }) => t.name)).toEqual(["alpha", "beta"]);
+      expect((await patch([])).body.note.tags).toEqual([]);
+    });
+
+    it.each([
+      ["an empty body", {}],
+      ["an empty title", { title: " " }],
+      ["a 501-character title", { title: "x".repeat(501) }],
+      ["tagIds that are not UUIDs", { tagIds: [1] }],
+    ])("400 Invalid request body for %s, and nothing changes", async (_case, json) => {
+      const user = stack.freshUser();
+      const note = await create(user);
+      const res = await stack.api(`/api/notes/${note.id}`, { method: "PATCH", token: user.token(), json });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: "Invalid request body", details: expect.any(Object) });
+      expect((await stack.api(`/api/notes/${note.id}`, { token: user.token() })).body.note).toEqual(note);
+    });
+
+    it("400 for bad JSON, 404 for unknown or foreign notes, 400 for a malformed id", async () => {
+      const owner = stack.freshUser();
+      const other = stack.freshUser();
+      const note = await create(owner);
+      const badJson = await stack.api(`/api/notes/${note.id}`, { method: "PATCH", token: owner.token(), raw: "{", headers: { "content-type": "application/json" } });
+      expect(badJson.status).toBe(400);
+      expect(badJson.body).toEqual({ error: "Request body must be valid JSON" });
+      const foreign = await stack.api(`/api/notes/${note.id}`, { method: "PATCH", token: other.token(), json: { title: "Hijack" } });
+      expect(foreign.status).toBe(404);
+      expect(foreign.body).toEqual({ error: "Note not found" });
+      const missing = await stack.api(`/api/notes/${MISSING_ID}`, { method: "PATCH", token: owner.token(), json: { title: "x" } });
+      expect(missing.status).toBe(404);
+      const malformed = await stack.api(`/api/notes/abc`, { method: "PATCH", token: owner.token(), json: { title: "x" } });
+      expect(malformed.body).toEqual({ error: "Invalid note id" });
+      expect((await stack.api(`/api/notes/${note.id}`, { token: owner.token() })).body.note.title).toBe("A note");
+    });
+  });
+
+  describe("DELETE /api/notes/{id}", () => {
+    it("204 with an empty body; the note is gone", async () => {
+      const user = stack.freshUser();
+      const note = await create(user);
+      const res = await stack.api(`/api/notes/${note.id}`, { method: "DELETE", token: user.token() });
+      expect(res.status).toBe(204);
+      expect(res.text).toBe("");
+      expect((await stack.api(`/api/notes/${note.id}`, { token: user.token() })).status).toBe(404);
+      const again = await stack.api(`/api/notes/${note.id}`, { method: "DELETE", token: user.token() });
+      expect(again.status).toBe(404);
+      expect(again.body).toEqual({ error: "Note not found" });
+    });
+
+    it("another user's note is a 404 and stays", async () => {
+      const owner = stack.freshUser();
+      const other = stack.freshUser();
+      const note = await create(owner);
+      const res = await stack.api(`/api/notes/${note.id}`, { method: "DELETE", token: other.token() });
+      expect(res.status).toBe(404);
+      expect((await stack.api(`/api/notes/${note.id}`, { token: owner.token() })).status).toBe(200);
+      const malformed = await stack.api(`/api/notes/zzz`, { method: "DELETE", token: owner.token() });
+      expect(malformed.status).toBe(400);
+      expect(malformed.body).toEqual({ error: "Invalid note id" });
+    });
+  });
+});
