@@ -1,0 +1,230 @@
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { messages, type PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import {
+  bindMigrationAwareSqlAdapterFactory,
+  DriverAdapterError,
+  type SqlDriverAdapter,
+  type SqlMigrationAwareDriverAdapterFactory,
+} from "@prisma/driver-adapter-utils";
+import * as engineBindings from "@prisma/schema-engine-wasm/schema_engine_bg";
+import type { SchemaEngine } from "@prisma/schema-engine-wasm/schema_engine_bg";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { openPglite } from "@/lib/db/pglite";
+
+export type { SchemaEngine };
+
+let engineModuleReady: Promise<void> | undefined;
+
+const CHAR_OID = 18;
+const TEXT_OID = 25;
+
+/**
+ * Prisma's schema engine, compiled to WebAssembly, runs migrations through a
+ * driver adapter (no native engine binary is needed). Frees the engine and
+ * disposes every connection it opened once `work` settles.
+ */
+export async function withSchemaEngine<T>(
+  options: { factory: SqlMigrationAwareDriverAdapterFactory; schemaFiles: [path: string, content: string][] },
+  work: (engine: SchemaEngine) => Promise<T>,
+): Promise<T> {
+  await loadEngineModule();
+  const tracked = trackConnections(options.factory);
+  let engine: SchemaEngine | undefined;
+  try {
+    engine = await engineBindings.SchemaEngine.new(
+      { datamodels: options.schemaFiles },
+      ignoreEngineLog,
+      bindMigrationAwareSqlAdapterFactory(tracked.factory),
+    );
+    return await work(engine);
+  } catch (error) {
+    throw toEngineError(error);
+  } finally {
+    engine?.free();
+    await tracked.disposeAll();
+  }
+}
+
+// The engine logs JSON lines about its own progress; commands report through their results and errors.
+function ignoreEngineLog(): void {}
+
+// The package's ESM entry imports the .wasm file as a module, which Node 20
+// cannot do, so the bytes are instantiated here the way that entry would.
+function loadEngineModule(): Promise<void> {
+  engineModuleReady ??= instantiateEngine().catch((error: unknown) => {
+    engineModuleReady = undefined;
+    throw error;
+  });
+  return engineModuleReady;
+}
+
+async function instantiateEngine(): Promise<void> {
+  if (isEngineInstantiated()) return;
+  const bytes = await fs.promises.readFile(resolveEngineWasm());
+  const { instance } = await WebAssembly.instantiate(bytes, { "./schema_engine_bg.js": engineBindings });
+  engineBindings.__wbg_set_wasm(instance.exports);
+  (instance.exports.__wbindgen_start as () => void)();
+}
+
+// A reloaded copy of this module may share the bindings with one that already
+// started the engine; starting it twice would swap the memory under it.
+function isEngineInstantiated(): boolean {
+  try {
+    engineBindings.version();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Looked up from this file first; a server bundle may have moved it away from
+// node_modules, so the working directory (the project root) is the fallback.
+function resolveEngineWasm(): string {
+  const bindings = "@prisma/schema-engine-wasm/schema_engine_bg";
+  const bases = [import.meta.url, path.join(process.cwd(), "package.json")];
+  for (const base of bases) {
+    try {
+      const bindingsPath = createRequire(base).resolve(bindings);
+      return path.join(path.dirname(bindingsPath), "schema_engine_bg.wasm");
+    } catch {
+      // try the next base
+    }
+  }
+  throw new Error(`Cannot find ${bindings}; is it installed?`);
+}
+
+/** The engine's adapter for an open PGlite; its shadow database is a fresh in-memory PGlite. */
+export function pgliteAdapterFactory(pglite: PGlite): SqlMigrationAwareDriverAdapterFactory {
+  const base = new PrismaPGlite(pglite);
+  return {
+    provider: base.provider,
+    adapterName: base.adapterName,
+    connect: async () => overriding(await base.connect(), { executeScript: (script) => runScript(pglite, script) }),
+    connectToShadowDb: openScratchPglite,
+  };
+}
+
+/**
+ * For commands that need no real database (diffing the migration history
+ * against the schema): the engine still connects to one, so it gets an
+ * in-memory PGlite, opened on first use.
+ */
+export function scratchPgliteAdapterFactory(): SqlMigrationAwareDriverAdapterFactory {
+  return {
+    provider: "postgres",
+    adapterName: "pglite-prisma-adapter",
+    connect: openScratchPglite,
+    connectToShadowDb: openScratchPglite,
+  };
+}
+
+// PrismaPGlite's own shadow database lacks the extensions the migrations create.
+async function openScratchPglite(): Promise<SqlDriverAdapter> {
+  const pglite = await openPglite(null);
+  return overriding(await new PrismaPGlite(pglite).connect(), {
+    executeScript: (script) => runScript(pglite, script),
+    dispose: () => pglite.close(),
+  });
+}
+
+// PrismaPGlite starts a script without awaiting it, so a failing migration
+// would be recorded as applied and its error surface later as an unhandled
+// rejection. Scripts run here to completion, and fail as the engine expects.
+async function runScript(pglite: PGlite, script: string): Promise<void> {
+  try {
+    await pglite.exec(script);
+  } catch (error) {
+    throw toDriverError(error);
+  }
+}
+
+function toDriverError(error: unknown): unknown {
+  if (!(error instanceof messages.DatabaseError)) return error;
+  return new DriverAdapterError({
+    kind: "postgres",
+    code: error.code ?? "N/A",
+    severity: error.severity ?? "N/A",
+    message: error.message,
+    detail: error.detail,
+    column: error.column,
+    hint: error.hint,
+  });
+}
+
+/** The engine's adapter for a PostgreSQL server. */
+export function postgresAdapterFactory(url: string): SqlMigrationAwareDriverAdapterFactory {
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  readCharColumnsAsText(pool);
+  return new PrismaPg(pool, { disposeExternalPool: true });
+}
+
+// Reading a schema queries catalog columns of type "char" (pg_class.relkind and
+// the like), which PrismaPg cannot map, so diffing a live server would fail.
+// Their text values are exactly what the engine wants.
+function readCharColumnsAsText(pool: pg.Pool): void {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  pool.query = ((...args: unknown[]) => {
+    const result = query(...args);
+    if (!(result instanceof Promise)) return result;
+    return result.then((rows: pg.QueryResult) => {
+      for (const field of rows.fields ?? []) {
+        if (field.dataTypeID === CHAR_OID) field.dataTypeID = TEXT_OID;
+      }
+      return rows;
+    });
+  }) as typeof pool.query;
+}
+
+// The engine neither frees nor disposes connections on its own; PrismaPg
+// connections hold pools (and a shadow database to drop), PGlite shadows hold memory.
+function trackConnections(factory: SqlMigrationAwareDriverAdapterFactory) {
+  const open = new Set<SqlDriverAdapter>();
+  const track = (adapter: SqlDriverAdapter): SqlDriverAdapter => {
+    open.add(adapter);
+    return overriding(adapter, {
+      dispose: async () => {
+        if (open.delete(adapter)) await adapter.dispose();
+      },
+    });
+  };
+  const tracked: SqlMigrationAwareDriverAdapterFactory = {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => track(await factory.connect()),
+    connectToShadowDb: async () => track(await factory.connectToShadowDb()),
+  };
+  const disposeAll = async () => {
+    const adapters = [...open];
+    open.clear();
+    await Promise.allSettled(adapters.map((adapter) => adapter.dispose()));
+  };
+  return { factory: tracked, disposeAll };
+}
+
+// The adapters are class instances whose methods need their `this`, so a
+// changed copy delegates rather than spreads.
+function overriding(
+  adapter: SqlDriverAdapter,
+  overrides: Partial<Pick<SqlDriverAdapter, "executeScript" | "dispose">>,
+): SqlDriverAdapter {
+  return {
+    provider: adapter.provider,
+    adapterName: adapter.adapterName,
+    queryRaw: (query) => adapter.queryRaw(query),
+    executeRaw: (query) => adapter.executeRaw(query),
+    executeScript: overrides.executeScript ?? ((script) => adapter.executeScript(script)),
+    startTransaction: (isolationLevel) => adapter.startTransaction(isolationLevel),
+    getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
+    dispose: overrides.dispose ?? (() => adapter.dispose()),
+  };
+}
+
+// The bindings reject with Error objects; anything else is wrapped so callers can rely on that.
+function toEngineError(error: unknown): Error {
+  if (error instanceof Error) return error;
+  return new Error(`Schema engine failed: ${typeof error === "string" ? error : JSON.stringify(error)}`);
+}

@@ -1,0 +1,65 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { expect } from "vitest";
+
+const MIGRATIONS_DIR = path.resolve(import.meta.dirname, "../../prisma/migrations");
+
+/** Runs one SQL statement and returns its rows; PGlite and node-postgres both fit. */
+export type QueryRows = (sql: string) => Promise<Record<string, unknown>[]>;
+
+/** The migration folders, oldest first, as the engine applies them. */
+export function migrationNames(): string[] {
+  return fs
+    .readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+}
+
+function migrationChecksum(name: string): string {
+  const sql = fs.readFileSync(path.join(MIGRATIONS_DIR, name, "migration.sql"));
+  return createHash("sha256").update(sql).digest("hex");
+}
+
+/** What a database migrated from the history must contain, beyond "no diff to the schema". */
+export async function expectMigratedSchema(query: QueryRows): Promise<void> {
+  const tables = await query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename");
+  expect(tables.map((row) => row.tablename)).toEqual([
+    "_prisma_migrations",
+    "accounts",
+    "note_tags",
+    "notes",
+    "tags",
+    "users",
+  ]);
+
+  const extensions = await query("SELECT extname FROM pg_extension WHERE extname IN ('citext', 'pg_trgm') ORDER BY extname");
+  expect(extensions.map((row) => row.extname)).toEqual(["citext", "pg_trgm"]);
+
+  const searchIndexes = await query(
+    "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'notes' AND indexdef LIKE '%USING gin%' ORDER BY indexname",
+  );
+  expect(searchIndexes).toEqual([
+    { indexname: "notes_content_text_idx", indexdef: expect.stringContaining("(content_text gin_trgm_ops)") },
+    { indexname: "notes_title_idx", indexdef: expect.stringContaining("(title gin_trgm_ops)") },
+  ]);
+
+  const history = await query(
+    "SELECT migration_name, checksum, finished_at IS NOT NULL AS finished, rolled_back_at, applied_steps_count FROM _prisma_migrations ORDER BY migration_name",
+  );
+  expect(history).toEqual(
+    migrationNames().map((name) => ({
+      migration_name: name,
+      checksum: migrationChecksum(name),
+      finished: true,
+      rolled_back_at: null,
+      applied_steps_count: 1,
+    })),
+  );
+
+  // citext makes emails unique regardless of case.
+  await query("INSERT INTO users (email) VALUES ('Ada@Example.com')");
+  await expect(query("INSERT INTO users (email) VALUES ('ada@example.COM')")).rejects.toThrow(/users_email_key/);
+  await query("DELETE FROM users");
+}
