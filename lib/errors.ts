@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   SERVER_CONFIG_ERROR: 500,
@@ -67,6 +68,7 @@ export const MESSAGES = {
   tagNotFound: "Tag not found",
   invalidTagId: "Invalid tag id",
   tagExists: "A tag with this name already exists",
+  noteModified: "Note was modified",
   internal: "Internal server error",
   unavailable: "Service temporarily unavailable — retry shortly",
 } as const;

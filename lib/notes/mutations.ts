@@ -2,7 +2,7 @@ import { Prisma, type Db, type DbClient } from "@/lib/db/client";
 import { AppError, MESSAGES } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
 import { NOTE_TAGS_INCLUDE, serializeNoteWithTags } from "@/lib/notes/serialize";
-import { isPrismaError } from "@/lib/db/errors";
+import { noteEtag } from "@/lib/notes/etag";
 
 /** JSON null must be spelled Prisma.JsonNull for a Json column. */
 function toJsonInput(value: unknown): Prisma.InputJsonValue | typeof Prisma.JsonNull {
@@ -19,8 +19,11 @@ async function ownedTagIds(db: DbClient, userId: string, tagIds: string[] | unde
 
 const notFound = () => new AppError("NOT_FOUND", { userMessage: MESSAGES.noteNotFound });
 
+/** A note as written, with the version its ETag is made from. */
+export type VersionedNote = { note: TNote; version: number };
+
 /** Creates a note and its tag links in one transaction. */
-export async function createNote(db: Db, { userId, input }: { userId: string; input: TCreateNote }): Promise<TNote> {
+export async function createNote(db: Db, { userId, input }: { userId: string; input: TCreateNote }): Promise<VersionedNote> {
   return db.$transaction(async (tx) => {
     const tagIds = await ownedTagIds(tx, userId, input.tagIds);
     // One timestamp for both, so updatedAt equals createdAt on a new note.
@@ -37,41 +40,62 @@ export async function createNote(db: Db, { userId, input }: { userId: string; in
       },
       include: NOTE_TAGS_INCLUDE,
     });
-    return serializeNoteWithTags(note);
+    return { note: serializeNoteWithTags(note), version: note.version };
   });
 }
 
-/** Applies a partial update; `tagIds`, when given, replaces the note's tags. */
-export async function updateNote(
-  db: Db,
-  { id, userId, input }: { id: string; userId: string; input: TUpdateNote },
-): Promise<TNote> {
-  try {
-    return await db.$transaction(async (tx) => {
-      const existing = await tx.note.findFirst({ where: { id, userId }, select: { id: true } });
-      if (!existing) throw notFound();
-      const tagIds = input.tagIds === undefined ? undefined : await ownedTagIds(tx, userId, input.tagIds);
-      const note = await tx.note.update({
-        where: { id },
-        data: {
-          title: input.title,
-          content: input.content === undefined ? undefined : toJsonInput(input.content),
-          contentText: input.contentText,
-          updatedAt: new Date(),
-          tags: tagIds === undefined ? undefined : { deleteMany: {}, create: tagIds.map((tagId) => ({ tagId })) },
-        },
-        include: NOTE_TAGS_INCLUDE,
-      });
-      return serializeNoteWithTags(note);
+export type UpdateNoteOptions = {
+  id: string;
+  userId: string;
+  input: TUpdateNote;
+  /** Write only if the note is still at this version (If-Match); otherwise 412 with the current note. */
+  ifVersion?: number;
+};
+
+/**
+ * Applies a partial update; `tagIds`, when given, replaces the note's tags.
+ * The version check and the write are one UPDATE … WHERE version = $n, so of
+ * two writers holding the same version exactly one succeeds.
+ */
+export async function updateNote(db: Db, { id, userId, input, ifVersion }: UpdateNoteOptions): Promise<VersionedNote> {
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.note.updateMany({
+      where: { id, userId, ...(ifVersion === undefined ? {} : { version: ifVersion }) },
+      data: {
+        title: input.title,
+        content: input.content === undefined ? undefined : toJsonInput(input.content),
+        contentText: input.contentText,
+        updatedAt: new Date(),
+        version: { increment: 1 },
+      },
     });
-  } catch (err) {
-    // Deleted by a concurrent request between the check and the write.
-    if (isPrismaError(err, "P2025")) throw notFound();
-    throw err;
-  }
+    if (count === 0) throw await missingOrModified(tx, { id, userId });
+    if (input.tagIds !== undefined) {
+      const tagIds = await ownedTagIds(tx, userId, input.tagIds);
+      await tx.noteTag.deleteMany({ where: { noteId: id } });
+      if (tagIds.length > 0) await tx.noteTag.createMany({ data: tagIds.map((tagId) => ({ noteId: id, tagId })) });
+    }
+    const note = await tx.note.findUniqueOrThrow({ where: { id }, include: NOTE_TAGS_INCLUDE });
+    return { note: serializeNoteWithTags(note), version: note.version };
+  });
 }
 
-export async function deleteNote(db: DbClient, { id, userId }: { id: string; userId: string }): Promise<void> {
-  const { count } = await db.note.deleteMany({ where: { id, userId } });
-  if (count === 0) throw notFound();
+/** Deletes a note, only at `ifVersion` when given. */
+export async function deleteNote(
+  db: Db,
+  { id, userId, ifVersion }: { id: string; userId: string; ifVersion?: number },
+): Promise<void> {
+  const { count } = await db.note.deleteMany({ where: { id, userId, ...(ifVersion === undefined ? {} : { version: ifVersion }) } });
+  if (count === 0) throw await missingOrModified(db, { id, userId });
+}
+
+/** After a conditional write touched nothing: 404 when the note is gone, else 412 with the current note. */
+async function missingOrModified(db: DbClient, { id, userId }: { id: string; userId: string }): Promise<AppError> {
+  const current = await db.note.findFirst({ where: { id, userId }, include: NOTE_TAGS_INCLUDE });
+  if (!current) return notFound();
+  return new AppError("PRECONDITION_FAILED", {
+    userMessage: MESSAGES.noteModified,
+    fields: { note: serializeNoteWithTags(current) },
+    headers: { ETag: noteEtag(current.version) },
+  });
 }

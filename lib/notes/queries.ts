@@ -72,9 +72,12 @@ async function loadTags(db: DbClient, noteIds: string[]): Promise<Map<string, Ta
   return byNote;
 }
 
-export async function getNoteOrThrow(db: DbClient, { id, userId }: { id: string; userId: string }): Promise<TNote> {
+export async function getNoteOrThrow(
+  db: DbClient,
+  { id, userId }: { id: string; userId: string },
+): Promise<{ note: TNote; version: number }> {
   // Ownership is part of the lookup: another user's note is indistinguishable from a missing one.
   const note = await db.note.findFirst({ where: { id, userId }, include: NOTE_TAGS_INCLUDE });
   if (!note) throw new AppError("NOT_FOUND", { userMessage: MESSAGES.noteNotFound });
-  return serializeNoteWithTags(note);
+  return { note: serializeNoteWithTags(note), version: note.version };
 }

@@ -19,14 +19,12 @@ export async function createUser(db: DbClient, options: CreateUserOptions): Prom
 
   const passwordHash = options.password ? await hashPassword(options.password) : undefined;
   const user = await db.user.create({
-    data: {
-      email,
-      name: options.name ?? email.split("@")[0] ?? "",
-      emailVerified: options.emailVerified ?? true,
-      // The browser app's auth library keeps passwords on a "credential" account.
-      accounts: passwordHash ? { create: { providerId: "credential", accountId: email, password: passwordHash } } : undefined,
-    },
+    data: { email, name: options.name ?? email.split("@")[0] ?? "", emailVerified: options.emailVerified ?? true },
     select: { id: true, email: true },
   });
+  if (passwordHash) {
+    // The browser app's auth library keeps a password on a "credential" account keyed by the user id.
+    await db.account.create({ data: { userId: user.id, providerId: "credential", accountId: user.id, password: passwordHash } });
+  }
   return user;
 }

@@ -2,6 +2,7 @@ import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { withAuth } from "@/lib/auth/with-auth";
 import { jsonResponse } from "@/lib/errors";
 import { parseJsonBody, parseQuery } from "@/lib/http";
+import { noteEtag } from "@/lib/notes/etag";
 import { createNote } from "@/lib/notes/mutations";
 import { listNotes } from "@/lib/notes/queries";
 import { ZCreateNoteSchema, ZListNotesQuerySchema } from "@/lib/notes/schemas";
@@ -17,8 +18,8 @@ export const GET = withAuth(async ({ req, user, db }) => {
 // POST /api/notes – create a note
 export const POST = withAuth(async ({ req, user, db }) => {
   const input = await parseJsonBody(req, ZCreateNoteSchema);
-  const note = await createNote(db, { userId: user.userId, input });
-  return jsonResponse({ note }, { status: 201 });
+  const { note, version } = await createNote(db, { userId: user.userId, input });
+  return jsonResponse({ note }, { status: 201, headers: { ETag: noteEtag(version) } });
 });
 
 export const PUT = methodNotAllowed("/api/notes");
