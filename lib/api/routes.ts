@@ -41,6 +41,12 @@ export const API_ROUTES = [
   },
   {
     method: "GET",
+    path: "/api/me",
+    description: "The account your token acts for.",
+    responses: { 200: z.object({ userId: z.string(), email: z.string() }) },
+  },
+  {
+    method: "GET",
     path: "/api/notes",
     description: "List your notes, most recently updated first; filter with search and tagId, page with limit and offset.",
     query: ZListNotesQuerySchema,

@@ -10,6 +10,7 @@ const SOME_ID = "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10";
 const ROUTES: [string, string, unknown?][] = [
   ["GET", "/api"],
   ["GET", "/api/openapi.json"],
+  ["GET", "/api/me"],
   ["GET", "/api/notes"],
   ["POST", "/api/notes", { title: "x" }],
   ["GET", `/api/notes/${SOME_ID}`],
@@ -48,9 +49,10 @@ describe.each(TEST_DB_KINDS)("authentication on every route (%s)", (kind) => {
     expect(unverified.body.email).toBe("pending@example.com");
   });
 
-  it("matches the verified email to the account case-insensitively", async () => {
-    const res = await stack.api("/api/notes", { token: stack.identity.tokenFor("USER0@Example.com") });
+  it("matches the verified email to the account case-insensitively; GET /api/me names the account", async () => {
+    const res = await stack.api("/api/me", { token: stack.identity.tokenFor("USER0@Example.com") });
     expect(res.status).toBe(200);
+    expect(res.body).toEqual({ userId: expect.stringMatching(/^[0-9a-f-]{36}$/), email: "USER0@Example.com" });
   });
 
   it("retries one identity outage, then serves the request", async () => {
