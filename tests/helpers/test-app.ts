@@ -6,6 +6,7 @@ export const ROOT = path.resolve(import.meta.dirname, "../..");
 
 export type TestApp = {
   url: string;
+  pid: number;
   /** Everything the server wrote to stdout and stderr so far. */
   output(): string;
   stop(): Promise<void>;
@@ -38,7 +39,7 @@ export async function startTestApp(env: Record<string, string | undefined>): Pro
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
   await waitUntilServing(url, child, () => output);
-  return { url, output: () => output, stop: () => stopProcess(child) };
+  return { url, pid: child.pid!, output: () => output, stop: () => stopProcess(child) };
 }
 
 async function waitUntilServing(url: string, child: ChildProcess, output: () => string): Promise<void> {

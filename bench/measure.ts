@@ -1,0 +1,127 @@
+import autocannon from "autocannon";
+
+export type Measurement = {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Responses outside 2xx, or failed operations. */
+  failures: number;
+};
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)]!;
+}
+
+function summarize(latencies: number[], elapsedMs: number, failures: number): Measurement {
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    rps: Math.round((latencies.length / elapsedMs) * 1000),
+    p50: round(percentile(latencies, 50)),
+    p99: round(percentile(latencies, 99)),
+    failures,
+  };
+}
+
+const round = (ms: number) => Math.round(ms * 1000) / 1000;
+
+export type HttpLoad = {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Rotates the path per request (for example over a set of note ids). */
+  paths?: string[];
+  connections: number;
+  durationSec: number;
+  warmupSec: number;
+};
+
+/**
+ * HTTP load with autocannon (keep-alive, fixed connections and duration). The
+ * warm-up run is discarded. Latencies come from autocannon's per-response
+ * timings, which keep sub-millisecond precision its histogram rounds away.
+ */
+export async function measureHttp(load: HttpLoad): Promise<Measurement> {
+  if (load.warmupSec > 0) await runAutocannon({ ...load, durationSec: load.warmupSec }, () => {});
+  const latencies: number[] = [];
+  let failures = 0;
+  const started = performance.now();
+  await runAutocannon(load, (status, ms) => {
+    if (status >= 200 && status < 300) latencies.push(ms);
+    else failures += 1;
+  });
+  return summarize(latencies, performance.now() - started, failures);
+}
+
+function runAutocannon(load: HttpLoad, onResponse: (status: number, ms: number) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let next = 0;
+    const paths = load.paths;
+    const instance = autocannon(
+      {
+        url: load.url,
+        method: (load.method ?? "GET") as autocannon.Request["method"],
+        headers: load.headers,
+        body: load.body,
+        connections: load.connections,
+        duration: load.durationSec,
+        requests: paths
+          ? [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: paths[next++ % paths.length] }) }]
+          : undefined,
+      },
+      (err: Error | null) => (err ? reject(err) : resolve()),
+    );
+    instance.on("response", (_client: unknown, status: number, _bytes: number, ms: number) => onResponse(status, ms));
+  });
+}
+
+/**
+ * The same shape of load for anything that is not HTTP (a SQL query, a verify
+ * call through a client): `connections` loops run `operation` back to back for
+ * the duration, after a discarded warm-up.
+ */
+export async function measureLoop(
+  operation: (worker: number) => Promise<unknown>,
+  options: { connections: number; durationSec: number; warmupSec: number },
+): Promise<Measurement> {
+  const run = async (durationSec: number, record: boolean) => {
+    const latencies: number[] = [];
+    let failures = 0;
+    const deadline = performance.now() + durationSec * 1000;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: options.connections }, async (_, worker) => {
+        while (performance.now() < deadline) {
+          const t0 = performance.now();
+          try {
+            await operation(worker);
+            if (record) latencies.push(performance.now() - t0);
+          } catch {
+            failures += 1;
+          }
+        }
+      }),
+    );
+    return summarize(latencies, performance.now() - started, failures);
+  };
+  if (options.warmupSec > 0) await run(options.warmupSec, false);
+  return run(options.durationSec, true);
+}
+
+/** Sequential requests, one after another: latency without queueing. */
+export async function measureSequential(count: number, operation: () => Promise<boolean>): Promise<Measurement> {
+  const latencies: number[] = [];
+  let failures = 0;
+  const started = performance.now();
+  for (let i = 0; i < count; i += 1) {
+    const t0 = performance.now();
+    const ok = await operation();
+    latencies.push(performance.now() - t0);
+    if (!ok) failures += 1;
+  }
+  return summarize(latencies, performance.now() - started, failures);
+}

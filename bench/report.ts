@@ -1,0 +1,95 @@
+import type { Measurement } from "./measure";
+
+export type ScenarioResult = {
+  scenario: string;
+  kind: "read" | "write";
+  user: string;
+  userNotes: number;
+  api: Measurement;
+  /** The naive raw SQL for the same request, through plain `pg` (PostgreSQL only). */
+  naive: Measurement | null;
+};
+
+export type BenchReport = {
+  startedAt: string;
+  machine: { cpus: number; cpuModel: string; memoryGb: number; node: string };
+  config: Record<string, number>;
+  postgres: {
+    database: string;
+    results: ScenarioResult[];
+    floors: { verify: Measurement; authOnly: Measurement };
+    rssBefore: number;
+    rssAfter: number;
+    sequentialRareSearch: Measurement;
+  } | null;
+  pglite: { results: ScenarioResult[]; rssBefore: number; rssAfter: number; sequentialRareSearch: Measurement } | null;
+  problems: string[];
+};
+
+const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(value < 10 ? 2 : 1) : "–");
+const ratio = (a: number, b: number) => (b > 0 && Number.isFinite(a) ? `${(a / b).toFixed(2)}×` : "–");
+
+/** p50 targets against the naive SQL, per scenario (API p50 / naive p50). */
+const P50_TARGETS: Record<string, number> = {
+  "list first page": 1.5,
+  "search rare term": 1.5,
+  "tag filter": 1.5,
+  "get one note": 1.5,
+  "search common term": 0.1,
+  "search two terms": 0.1,
+};
+
+export function renderMarkdown(report: BenchReport): string {
+  const lines: string[] = [];
+  const m = report.machine;
+  lines.push(`Run ${report.startedAt} on ${m.cpus} × ${m.cpuModel}, ${m.memoryGb} GB, Node ${m.node}.`);
+  lines.push(`Settings: ${Object.entries(report.config).map(([k, v]) => `${k}=${v}`).join(", ")}.`);
+  const pgRun = report.postgres;
+  if (pgRun) {
+    const { verify, authOnly } = pgRun.floors;
+    lines.push("", "### PostgreSQL", "");
+    lines.push(`Floors: identity verify round trip p50 ${ms(verify.p50)} ms, p99 ${ms(verify.p99)} ms, ${verify.rps} req/s; withAuth-only route (GET /api/me) p50 ${ms(authOnly.p50)} ms, p99 ${ms(authOnly.p99)} ms, ${authOnly.rps} req/s.`);
+    lines.push("");
+    lines.push("| user notes | scenario | API req/s | API p50 ms | API p99 ms | naive SQL q/s | naive p50 ms | p50 ratio | target | req/s ratio |");
+    lines.push("|---:|---|---:|---:|---:|---:|---:|---:|---|---:|");
+    for (const r of pgRun.results) {
+      const naive = r.naive;
+      const target = P50_TARGETS[r.scenario];
+      const writeTarget = r.kind === "write" && naive ? 3 * naive.p50 + verify.p50 : null;
+      const targetText =
+        target !== undefined && naive
+          ? `≤ ${target}× ${r.api.p50 <= target * naive.p50 ? "✓" : "✗"}`
+          : writeTarget !== null
+            ? `≤ ${ms(writeTarget)} ms ${r.api.p50 <= writeTarget ? "✓" : "✗"}`
+            : "";
+      lines.push(
+        `| ${r.userNotes.toLocaleString("en")} | ${r.scenario} | ${r.api.rps} | ${ms(r.api.p50)} | ${ms(r.api.p99)} | ${naive?.rps ?? "–"} | ${naive ? ms(naive.p50) : "–"} | ${naive ? ratio(r.api.p50, naive.p50) : "–"} | ${targetText} | ${naive ? ratio(r.api.rps, naive.rps) : "–"} |`,
+      );
+    }
+    lines.push("", `Server RSS: ${pgRun.rssBefore} MB before the scenarios, ${pgRun.rssAfter} MB after.`);
+    const s = pgRun.sequentialRareSearch;
+    lines.push(`200 sequential rare-term searches (largest user): p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms.`);
+    const sizes = [...new Set(pgRun.results.map((r) => r.userNotes))].sort((a, b) => a - b);
+    if (sizes.length === 2) {
+      lines.push("", `Growth of API p50 from ${sizes[0]!.toLocaleString("en")} to ${sizes[1]!.toLocaleString("en")} notes (target ≤ 2×):`, "");
+      for (const r of pgRun.results.filter((x) => x.userNotes === sizes[1] && x.kind === "read")) {
+        const small = pgRun.results.find((x) => x.userNotes === sizes[0] && x.scenario === r.scenario)!;
+        lines.push(`- ${r.scenario}: ${ms(small.api.p50)} → ${ms(r.api.p50)} ms (${ratio(r.api.p50, small.api.p50)})`);
+      }
+    }
+  }
+  const lite = report.pglite;
+  if (lite) {
+    lines.push("", "### Embedded PGlite", "");
+    lines.push("| user notes | scenario | API req/s | API p50 ms | API p99 ms | PostgreSQL p50 ms (same size) | ratio (target ≤ 2× for reads) |");
+    lines.push("|---:|---|---:|---:|---:|---:|---:|");
+    for (const r of lite.results) {
+      const pgSame = pgRun?.results.find((x) => x.scenario === r.scenario && x.userNotes === r.userNotes);
+      lines.push(`| ${r.userNotes.toLocaleString("en")} | ${r.scenario} | ${r.api.rps} | ${ms(r.api.p50)} | ${ms(r.api.p99)} | ${pgSame ? ms(pgSame.api.p50) : "–"} | ${pgSame ? ratio(r.api.p50, pgSame.api.p50) : "–"} |`);
+    }
+    lines.push("", `Server RSS: ${lite.rssBefore} MB before, ${lite.rssAfter} MB after.`);
+    lines.push(`200 sequential rare-term searches: p50 ${ms(lite.sequentialRareSearch.p50)} ms, p99 ${ms(lite.sequentialRareSearch.p99)} ms.`);
+  }
+  if (report.problems.length > 0) lines.push("", "Problems:", ...report.problems.map((p) => `- ${p}`));
+  return lines.join("\n");
+}

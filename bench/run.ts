@@ -1,0 +1,232 @@
+// npm run bench [-- --quick] [--db postgres|pglite|all] [--keep-db] …
+// Loads deterministic data, runs the production app against it with the local
+// identity service, and measures every scenario beside its floors in one run.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { migrateDatabase } from "@/lib/db/migrate";
+import { openPglite } from "@/lib/db/pglite";
+import { loadBenchData, type LoadedUser, type Sql } from "./load";
+import { measureHttp, measureLoop, measureSequential, type Measurement } from "./measure";
+import { renderMarkdown, type BenchReport, type ScenarioResult } from "./report";
+import { SCENARIOS } from "./scenarios";
+import { startBenchStack, type BenchStack } from "./stack";
+import { checkScenario } from "./verify";
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    db: { type: "string", default: "all" },
+    "user-notes": { type: "string" },
+    "small-user-notes": { type: "string" },
+    "total-notes": { type: "string" },
+    "pglite-notes": { type: "string" },
+    duration: { type: "string" },
+    warmup: { type: "string" },
+    connections: { type: "string", default: "10" },
+    "keep-db": { type: "boolean", default: false },
+    "admin-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
+    out: { type: "string", default: "bench/results" },
+  },
+});
+
+const quick = args.quick;
+const config = {
+  userNotes: Number(args["user-notes"] ?? (quick ? 2000 : 100_000)),
+  smallUserNotes: Number(args["small-user-notes"] ?? (quick ? 500 : 10_000)),
+  totalNotes: Number(args["total-notes"] ?? (quick ? 4000 : 1_000_000)),
+  pgliteNotes: Number(args["pglite-notes"] ?? (quick ? 500 : 10_000)),
+  durationSec: Number(args.duration ?? (quick ? 1 : 10)),
+  warmupSec: Number(args.warmup ?? (quick ? 0.5 : 2)),
+  connections: Number(args.connections),
+  seed: 20261122,
+};
+const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
+
+async function main(): Promise<number> {
+  const report: BenchReport = { startedAt: new Date().toISOString(), machine: machineInfo(), config, postgres: null, pglite: null, problems: [] };
+  if (args.db === "all" || args.db === "postgres") report.postgres = await runPostgres(report);
+  if (args.db === "all" || args.db === "pglite") report.pglite = await runPglite(report);
+
+  mkdirSync(args.out, { recursive: true });
+  const stamp = report.startedAt.replace(/[:.]/g, "-");
+  const markdown = renderMarkdown(report);
+  writeFileSync(path.join(args.out, `${stamp}.json`), JSON.stringify(report, null, 2));
+  writeFileSync(path.join(args.out, `${stamp}.md`), markdown);
+  writeFileSync(path.join(args.out, "latest.md"), markdown);
+  process.stdout.write(`\n${markdown}\n`);
+  if (report.problems.length > 0) {
+    process.stderr.write(`\n${report.problems.length} scenario(s) did not answer correctly:\n${report.problems.map((p) => `- ${p}`).join("\n")}\n`);
+    return 1;
+  }
+  return 0;
+}
+
+async function runPostgres(report: BenchReport): Promise<BenchReport["postgres"]> {
+  const name = `notes_bench_${config.userNotes}_${config.smallUserNotes}_${config.totalNotes}`;
+  const admin = new pg.Client({ connectionString: args["admin-url"] });
+  await admin.connect();
+  const exists = (await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount === 1;
+  const reuse = exists && args["keep-db"];
+  if (exists && !reuse) await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+  if (!reuse) await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(args["admin-url"]);
+  url.pathname = `/${name}`;
+  const databaseUrl = url.toString();
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: config.connections });
+  const workDir = mkdtempSync(path.join(os.tmpdir(), "notes-bench-"));
+  let stack: BenchStack | undefined;
+  try {
+    const users = [
+      { email: "bench@example.com", notes: config.userNotes },
+      { email: "bench-small@example.com", notes: config.smallUserNotes },
+    ];
+    let loaded: LoadedUser[];
+    if (reuse) {
+      log(`reusing database ${name}`);
+      loaded = await readLoadedUsers(pool, users.map((u) => u.email));
+    } else {
+      await migrateDatabase({ postgresUrl: databaseUrl });
+      log(`loading ${config.totalNotes} notes into ${name}`);
+      loaded = await loadBenchData(pool, { users, totalNotes: config.totalNotes, seed: config.seed }, log);
+    }
+    stack = await startBenchStack({ databaseUrl, workDir, emails: users.map((u) => u.email) });
+    const floors = await measureFloors(stack, loaded[0]!);
+    const rssBefore = stack.appRssMb();
+    const results: ScenarioResult[] = [];
+    for (const user of loaded) {
+      for (const scenario of SCENARIOS) {
+        const token = await stack.mintToken(user.email);
+        const problem = await checkScenario({ scenario, user, sql: pool, appUrl: stack.appUrl, token });
+        if (problem) report.problems.push(`postgres ${user.email} ${scenario.name}: ${problem}`);
+        const api = await measureApi(stack, scenario, user, token);
+        const naive = await measureLoop((worker) => scenario.naive(pool, user, worker + Math.floor(Math.random() * 1000)), {
+          connections: config.connections,
+          durationSec: config.durationSec,
+          warmupSec: config.warmupSec,
+        });
+        results.push({ scenario: scenario.name, kind: scenario.kind, user: user.email, userNotes: users.find((u) => u.email === user.email)!.notes, api, naive });
+        log(`${user.email} ${scenario.name}: api p50 ${api.p50} ms, ${api.rps} req/s; naive SQL p50 ${naive.p50} ms, ${naive.rps} q/s`);
+      }
+    }
+    const rssAfter = stack.appRssMb();
+    const token = await stack.mintToken(loaded[0]!.email);
+    const sequential = await measureSequential(200, async () => {
+      const res = await fetch(`${stack!.appUrl}/api/notes?search=zephyrine`, { headers: { "x-session-token": token } });
+      await res.arrayBuffer();
+      return res.ok;
+    });
+    return { database: name, results, floors, rssBefore, rssAfter, sequentialRareSearch: sequential };
+  } finally {
+    await stack?.stop();
+    await pool.end();
+    rmSync(workDir, { recursive: true, force: true });
+    if (!args["keep-db"]) {
+      const cleanup = new pg.Client({ connectionString: args["admin-url"] });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    }
+  }
+}
+
+async function runPglite(report: BenchReport): Promise<BenchReport["pglite"]> {
+  const workDir = mkdtempSync(path.join(os.tmpdir(), "notes-bench-pglite-"));
+  const dataDir = path.join(workDir, "pglite");
+  let stack: BenchStack | undefined;
+  try {
+    const users = [{ email: "bench-small@example.com", notes: config.pgliteNotes }];
+    const pglite = await openPglite(dataDir);
+    await migrateDatabase({ pglite });
+    log(`loading ${config.pgliteNotes} notes into PGlite`);
+    const sql: Sql = { query: async (text, params) => ({ rows: (await pglite.query(text, params)).rows as never[] }) };
+    const loaded = await loadBenchData(sql, { users, totalNotes: config.pgliteNotes, seed: config.seed + 1 }, log);
+    await pglite.close();
+    stack = await startBenchStack({ databaseUrl: `pglite:${dataDir}`, workDir, emails: users.map((u) => u.email) });
+    const rssBefore = stack.appRssMb();
+    const results: ScenarioResult[] = [];
+    const user = loaded[0]!;
+    for (const scenario of SCENARIOS) {
+      const token = await stack.mintToken(user.email);
+      const api = await measureApi(stack, scenario, user, token);
+      results.push({ scenario: scenario.name, kind: scenario.kind, user: user.email, userNotes: config.pgliteNotes, api, naive: null });
+      log(`pglite ${scenario.name}: api p50 ${api.p50} ms, ${api.rps} req/s`);
+      if (api.failures > 0) report.problems.push(`pglite ${scenario.name}: ${api.failures} failed responses`);
+    }
+    const rssAfter = stack.appRssMb();
+    const token = await stack.mintToken(user.email);
+    const sequential = await measureSequential(200, async () => {
+      const res = await fetch(`${stack!.appUrl}/api/notes?search=zephyrine`, { headers: { "x-session-token": token } });
+      await res.arrayBuffer();
+      return res.ok;
+    });
+    return { results, rssBefore, rssAfter, sequentialRareSearch: sequential };
+  } finally {
+    await stack?.stop();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+function measureApi(stack: BenchStack, scenario: (typeof SCENARIOS)[number], user: LoadedUser, token: string): Promise<Measurement> {
+  const request = scenario.api(user);
+  return measureHttp({
+    url: stack.appUrl,
+    method: request.method,
+    paths: request.paths,
+    body: request.body,
+    headers: { "x-session-token": token, ...(request.body ? { "content-type": "application/json" } : {}) },
+    connections: config.connections,
+    durationSec: config.durationSec,
+    warmupSec: config.warmupSec,
+  });
+}
+
+/** The identity verify round trip alone, and a route that only runs withAuth. */
+async function measureFloors(stack: BenchStack, user: LoadedUser) {
+  const token = await stack.mintToken(user.email);
+  const verify = await measureHttp({
+    url: `${stack.identityUrl}/api/verify`,
+    method: "POST",
+    headers: { authorization: `Bearer ${stack.partnerKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ sessionToken: token }),
+    connections: config.connections,
+    durationSec: config.durationSec,
+    warmupSec: config.warmupSec,
+  });
+  const authOnly = await measureHttp({
+    url: `${stack.appUrl}/api/me`,
+    headers: { "x-session-token": token },
+    connections: config.connections,
+    durationSec: config.durationSec,
+    warmupSec: config.warmupSec,
+  });
+  log(`floors: verify p50 ${verify.p50} ms (${verify.rps} req/s); withAuth-only route p50 ${authOnly.p50} ms (${authOnly.rps} req/s)`);
+  return { verify, authOnly };
+}
+
+async function readLoadedUsers(sql: Sql, emails: string[]): Promise<LoadedUser[]> {
+  const users: LoadedUser[] = [];
+  for (const email of emails) {
+    const userId = (await sql.query<{ id: string }>("SELECT id FROM users WHERE email = $1", [email])).rows[0]!.id;
+    // Created as topic-0 … topic-19: the same first tag as a fresh load.
+    const tagIds = (await sql.query<{ id: string }>("SELECT id FROM tags WHERE user_id = $1 ORDER BY created_at, name", [userId])).rows.map((r) => r.id);
+    const noteIds = (await sql.query<{ id: string }>("SELECT id FROM notes WHERE user_id = $1 ORDER BY id LIMIT 200", [userId])).rows.map((r) => r.id);
+    users.push({ email, userId, tagIds, noteIds });
+  }
+  return users;
+}
+
+function machineInfo() {
+  return { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "unknown", memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version };
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);

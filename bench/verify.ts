@@ -1,0 +1,47 @@
+import type { LoadedUser, Sql } from "./load";
+import type { Scenario } from "./scenarios";
+
+/**
+ * One request of the scenario through the API, checked against the database
+ * itself: a list's total and first page must equal what plain SQL finds with
+ * the contract's semantics (ILIKE substring, updatedAt then id order).
+ * Returns a description of the first disagreement, or null.
+ */
+export async function checkScenario(options: { scenario: Scenario; user: LoadedUser; sql: Sql; appUrl: string; token: string }): Promise<string | null> {
+  const { scenario, user, sql, appUrl, token } = options;
+  const request = scenario.api(user);
+  const path = request.paths[0]!;
+  const res = await fetch(`${appUrl}${path}`, {
+    method: request.method,
+    headers: { "x-session-token": token, ...(request.body ? { "content-type": "application/json" } : {}) },
+    body: request.body,
+  });
+  const body = (await res.json()) as { notes?: { id: string }[]; total?: number; note?: { id: string } };
+  const expectedStatus = request.method === "POST" ? 201 : 200;
+  if (res.status !== expectedStatus) return `status ${res.status}, expected ${expectedStatus}`;
+  if (!path.startsWith("/api/notes?") && path !== "/api/notes") return body.note ? null : "no note in the response";
+  if (request.method !== "GET") return null;
+
+  const query = new URL(path, appUrl).searchParams;
+  const params: unknown[] = [user.userId];
+  const where = ["n.user_id = $1"];
+  const tagId = query.get("tagId");
+  if (tagId) {
+    params.push(tagId);
+    where.push(`EXISTS (SELECT 1 FROM note_tags nt WHERE nt.note_id = n.id AND nt.tag_id = $${params.length})`);
+  }
+  for (const term of (query.get("search") ?? "").split(/\s+/).filter(Boolean)) {
+    params.push(`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    where.push(`(n.title ILIKE $${params.length} OR n.content_text ILIKE $${params.length})`);
+  }
+  const clause = where.join(" AND ");
+  const offset = Number(query.get("offset") ?? 0);
+  const [{ rows: page }, { rows: count }] = [
+    await sql.query<{ id: string }>(`SELECT n.id FROM notes n WHERE ${clause} ORDER BY n.updated_at DESC, n.id DESC LIMIT 100 OFFSET ${offset}`, params),
+    await sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM notes n WHERE ${clause}`, params),
+  ];
+  if (body.total !== count[0]!.total) return `total ${body.total}, database has ${count[0]!.total}`;
+  const ids = (body.notes ?? []).map((note) => note.id).join(",");
+  if (ids !== page.map((row) => row.id).join(",")) return "first page differs from the database's order";
+  return null;
+}
