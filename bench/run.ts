@@ -1,7 +1,8 @@
 // npm run bench [-- --quick] [--db postgres|pglite|all] [--keep-db] …
 // Loads deterministic data, runs the production app against it with the local
 // identity service, and measures every scenario beside its floors in one run.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -27,6 +28,7 @@ const { values: args } = parseArgs({
     warmup: { type: "string" },
     connections: { type: "string", default: "10" },
     "keep-db": { type: "boolean", default: false },
+    "skip-build": { type: "boolean", default: false },
     "admin-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
     out: { type: "string", default: "bench/results" },
   },
@@ -45,7 +47,20 @@ const config = {
 };
 const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
+/** The benchmark builds and serves its own production build, beside any other. */
+function buildApp(): void {
+  process.env.NEXT_DIST_DIR = ".next-bench";
+  if (args["skip-build"] && existsSync(path.join(".next-bench", "BUILD_ID"))) return;
+  log("building the production app into .next-bench");
+  const result = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], {
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    encoding: "utf8",
+  });
+  if (result.status !== 0) throw new Error(`next build failed:\n${result.stdout}\n${result.stderr}`);
+}
+
 async function main(): Promise<number> {
+  buildApp();
   const report: BenchReport = { startedAt: new Date().toISOString(), machine: machineInfo(), config, postgres: null, pglite: null, problems: [] };
   if (args.db === "all" || args.db === "postgres") report.postgres = await runPostgres(report);
   if (args.db === "all" || args.db === "pglite") report.pglite = await runPglite(report);
