@@ -1,0 +1,190 @@
+// npm run dev: the whole local stack in one command. Migrates the database,
+// runs the identity service in this process, provisions a partner key, the
+// demo account and the agent's key on first run, then runs `next dev`.
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { PortInUseError, startIdentityServer, type IdentityServer } from "@/identity/server";
+import { IdentityStore } from "@/identity/store";
+import { migrateDatabaseTarget } from "@/lib/db/migrate";
+import { describeFailure } from "@/lib/db/describe-failure";
+import { formatBanner } from "./lib/dev-banner";
+import { DevConfigError, readDevConfig, type DevConfig } from "./lib/dev-env";
+import { DEMO_EMAIL, DEMO_PASSWORD, ensureAgentKey, ensureNotesAccount, ensurePartnerKey } from "./lib/dev-provision";
+import { exited, isPortFree, prefixLines, stopChild, waitForListening } from "./lib/processes";
+
+const root = process.cwd();
+/** `next dev` compiles on demand, but the server itself is up within seconds; a cold machine gets a minute. */
+const APP_START_TIMEOUT_MS = 60_000;
+
+/** A failure reported as one line, without a stack. */
+class StartupError extends Error {}
+
+const say = (message: string) => process.stdout.write(`[dev] ${message}\n`);
+
+async function main(): Promise<number> {
+  const config = readDevConfig();
+  if (config.inheritedIdentityUrl) say(`Ignoring IDENTITY_API_URL=${config.inheritedIdentityUrl}: npm run dev runs its own identity service`);
+  await assertAppPortFree(config.appPort);
+  const identity = await startIdentity(config);
+  try {
+    await migrate(config);
+    const { partnerKey, agentEmail, agentHasAccount } = await provision(config);
+    const app = startApp(config, identity, partnerKey);
+    const run = superviseApp(app);
+    if (await appStarted(app, config.appPort, run)) {
+      process.stdout.write(
+        formatBanner({
+          appUrl: `http://localhost:${config.appPort}`,
+          identityUrl: identity.url,
+          agentEmail,
+          agentHasAccount,
+          agentConfigDir: config.agentConfigDir,
+          customAgentConfigDir: config.customAgentConfigDir,
+          inheritedIdentityUrl: config.inheritedIdentityUrl,
+        }),
+      );
+    }
+    return await run.done;
+  } finally {
+    await identity.close();
+  }
+}
+
+async function assertAppPortFree(port: number): Promise<void> {
+  if (await isPortFree(port)) return;
+  throw new StartupError(`Port ${port} for the notes app is already in use (another npm run dev or npm start?). Stop it, or set PORT to another port.`);
+}
+
+async function migrate(config: DevConfig): Promise<void> {
+  try {
+    const { applied } = await migrateDatabaseTarget(config.database);
+    for (const name of applied) say(`Applied migration ${name}`);
+  } catch (error) {
+    throw new StartupError(`Could not migrate the database: ${describeFailure(error, config.databaseUrl)}`);
+  }
+}
+
+async function startIdentity(config: DevConfig): Promise<IdentityServer> {
+  try {
+    const server = await startIdentityServer({
+      port: config.identityPort,
+      dataDir: config.identityDataDir,
+      log: (line) => process.stdout.write(`[identity] ${line}\n`),
+    });
+    say(`Identity service on ${server.url} (data in ${relative(config.identityDataDir)})`);
+    return server;
+  } catch (error) {
+    if (!(error instanceof PortInUseError)) throw error;
+    throw new StartupError(
+      `Port ${error.port} for the identity service is already in use (another npm run dev or npm run identity -- serve?). ` +
+        "Stop it, or set IDENTITY_PORT to another port.",
+    );
+  }
+}
+
+async function provision(config: DevConfig) {
+  const store = await IdentityStore.open(config.identityDataDir);
+  const partner = await ensurePartnerKey(store, config.stackFile);
+  say(`Partner key for the app: ${partner.created ? "created" : "reused"} (kept in ${relative(config.stackFile)})`);
+
+  const agent = await ensureAgentKey(store, config.agentConfigDir);
+  say(
+    agent.action === "kept"
+      ? `Agent key: kept the saved key of ${agent.email} in ${config.agentConfigDir}`
+      : `Agent key: saved a new key for ${agent.email} in ${agent.file} (${agent.reason})`,
+  );
+
+  const account = await ensureNotesAccount(config.database, agent.email).catch((error: unknown) => {
+    throw new StartupError(`Could not create the demo account: ${describeFailure(error, config.databaseUrl)}`);
+  });
+  say(
+    account.demo === "created"
+      ? `Demo account ${DEMO_EMAIL} created (password ${DEMO_PASSWORD})`
+      : `Demo account ${DEMO_EMAIL} reused`,
+  );
+  return { partnerKey: partner.partnerKey, agentEmail: agent.email, agentHasAccount: account.agentHasAccount };
+}
+
+function startApp(config: DevConfig, identity: IdentityServer, partnerKey: string): ChildProcess {
+  const next = path.join(root, "node_modules/next/dist/bin/next");
+  const child = spawn(process.execPath, [next, "dev", "-p", String(config.appPort)], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      NODE_ENV: "development",
+      DATABASE_URL: config.databaseUrl,
+      IDENTITY_API_URL: identity.url,
+      IDENTITY_PARTNER_KEY: partnerKey,
+      // Output goes through a pipe; keep Next's colours when a person is watching.
+      ...(process.stdout.isTTY && !process.env.NO_COLOR ? { FORCE_COLOR: "1" } : {}),
+    },
+  });
+  prefixLines(child.stdout!, "[app]");
+  prefixLines(child.stderr!, "[app]", process.stderr);
+  return child;
+}
+
+type AppRun = {
+  /** The exit code for this script once the app is gone. */
+  done: Promise<number>;
+  stopRequested(): boolean;
+};
+
+/** False when a stop was asked for before the app came up; throws when the app failed to start by itself. */
+async function appStarted(app: ChildProcess, port: number, run: AppRun): Promise<boolean> {
+  try {
+    await waitForListening(app, port, APP_START_TIMEOUT_MS);
+    return true;
+  } catch (error) {
+    if (run.stopRequested()) return false;
+    await stopChild(app, "SIGTERM");
+    throw new StartupError(`The notes app (next dev) ${(error as Error).message}; see the [app] lines above.`);
+  }
+}
+
+/**
+ * Ctrl-C (SIGINT) and SIGTERM stop the app, and then this script with code 0;
+ * an app that ends by itself takes the script down with its own code.
+ */
+function superviseApp(app: ChildProcess): AppRun {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    say("Stopping…");
+    // In a terminal the app got Ctrl-C too; forwarding covers a kill from elsewhere.
+    void stopChild(app, signal);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  const done = exited(app).then((code) => {
+    if (stopping) return 0;
+    say(`The notes app exited on its own (code ${code ?? "none"}); stopping.`);
+    return code || 1;
+  });
+  return { done, stopRequested: () => stopping };
+}
+
+/** Expected failures in one line; anything else with its stack, since it is a bug. */
+function describeError(error: unknown): string {
+  if (error instanceof StartupError || error instanceof DevConfigError) return error.message;
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+function relative(file: string): string {
+  const rel = path.relative(root, file);
+  return rel.startsWith("..") || path.isAbsolute(rel) ? file : rel;
+}
+
+main().then(
+  (code) => {
+    // Only a requested stop ends with 0, after the app has exited and the identity service has closed.
+    if (code === 0) say("Stopped.");
+    process.exit(code);
+  },
+  (error: unknown) => {
+    process.stderr.write(`[dev] ${describeError(error)}\n`);
+    process.exit(1);
+  },
+);
