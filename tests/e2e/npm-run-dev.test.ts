@@ -1,0 +1,219 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs/promises";
+import net from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { createDb } from "@/lib/db/client";
+import { listUsers } from "@/lib/users/queries";
+import { apiClient } from "@/tests/helpers/api-client";
+import { freePort } from "@/tests/helpers/test-app";
+import { childEnv, run, runAgentCli, runIdentityCli } from "@/tests/identity/helpers";
+import { collectOutput, expectSuccess, makeTempDir, ROOT, waitForOutput } from "./helpers";
+
+// `npm run dev` against temporary directories and free ports, exactly as a
+// developer runs it: the same command, stopped with Ctrl-C (SIGINT to its
+// whole process group), then started again over what the first run left.
+
+/** `next dev` compiles on first request; a cold machine needs its time. */
+const START_TIMEOUT_MS = 90_000;
+
+type DevRun = { child: ChildProcess; output(): string; appUrl: string; identityUrl: string };
+
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+let env: Record<string, string>;
+const running = new Set<ChildProcess>();
+
+function devEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const base = childEnv({ ...env, ...overrides });
+  // The stack must come from the overrides alone, not from the shell running the tests.
+  for (const name of ["DATABASE_URL", "IDENTITY_API_URL", "IDENTITY_PARTNER_KEY", "NODE_ENV"]) delete base[name];
+  return base;
+}
+
+function spawnDev(overrides: Record<string, string> = {}): { child: ChildProcess; output(): string } {
+  // Its own process group, so SIGINT reaches npm, tsx, the script and next dev together, as Ctrl-C does.
+  const child = spawn("npm", ["run", "dev"], { cwd: ROOT, env: devEnv(overrides), detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  // A failed assertion must not leave the stack holding its ports for the next test.
+  onTestFinished(() => killGroup(child));
+  return { child, output: collectOutput(child) };
+}
+
+async function startDev(): Promise<DevRun> {
+  const { child, output } = spawnDev();
+  const [, appUrl] = await waitForOutput(child, output, /Notes app\s+(http:\/\/\S+)/, START_TIMEOUT_MS);
+  const [, identityUrl] = /Identity service\s+(http:\/\/\S+)/.exec(output())!;
+  return { child, output, appUrl: appUrl!, identityUrl: identityUrl! };
+}
+
+/**
+ * Ctrl-C: SIGINT to the whole group. The script itself must stop everything
+ * and exit 0 ("Stopped." is its last line, printed only then); npm, whose
+ * shell got the SIGINT too, reports the interrupt as in a terminal.
+ */
+async function interrupt(dev: DevRun): Promise<void> {
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    dev.child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  process.kill(-dev.child.pid!, "SIGINT");
+  const npm = await exited;
+  await waitForGroupToExit(dev.child.pid!);
+  expect(dev.output()).toContain("[dev] Stopping…");
+  expect(dev.output().trimEnd().endsWith("[dev] Stopped.")).toBe(true);
+  expect([{ code: 0, signal: null }, { code: 130, signal: null }, { code: null, signal: "SIGINT" }]).toContainEqual(npm);
+}
+
+async function waitForGroupToExit(pgid: number): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (groupAlive(pgid)) {
+    if (Date.now() > deadline) throw new Error(`Processes of group ${pgid} still running after Ctrl-C`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const agentEnv = (dev: DevRun) => ({ AGENT_CONFIG_DIR: env.AGENT_CONFIG_DIR!, IDENTITY_API_URL: dev.identityUrl });
+const identityEnv = () => ({ IDENTITY_DATA_DIR: path.join(env.NOTES_DATA_DIR!, "identity") });
+
+async function identityState() {
+  const partners = JSON.parse(expectSuccess(await runIdentityCli(["partner", "list", "--json"], identityEnv()), "partner list"));
+  const users = JSON.parse(expectSuccess(await runIdentityCli(["user", "list", "--json"], identityEnv()), "user list"));
+  return { partners, users };
+}
+
+/** The commands the banner tells people to paste, run as printed (each curl's output on a line of its own). */
+function printedFlow(output: string): string {
+  const start = output.indexOf("Try the API");
+  const end = output.indexOf("Tokens expire", start);
+  expect(start, output).toBeGreaterThan(-1);
+  return output
+    .slice(output.indexOf("\n", start) + 1, end)
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join("\n");
+}
+
+beforeAll(async () => {
+  temp = await makeTempDir("notes-dev-");
+  env = {
+    NOTES_DATA_DIR: path.join(temp.dir, "data"),
+    AGENT_CONFIG_DIR: path.join(temp.dir, "agent"),
+    PORT: String(await freePort()),
+    IDENTITY_PORT: String(await freePort()),
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
+});
+
+function killGroup(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
+
+afterAll(async () => {
+  for (const child of running) killGroup(child);
+  await temp?.remove();
+});
+
+describe("npm run dev", () => {
+  let firstPartnerKey: string;
+
+  it(
+    "first run: provisions everything, serves the printed flow, stops cleanly on Ctrl-C",
+    async () => {
+      const dev = await startDev();
+      expect(dev.appUrl).toBe(`http://localhost:${env.PORT}`);
+      expect(dev.identityUrl).toBe(`http://127.0.0.1:${env.IDENTITY_PORT}`);
+      const output = dev.output();
+      expect(output).toContain("[dev] Partner key for the app: created");
+      expect(output).toContain("[dev] Agent key: saved a new key for demo@example.com");
+      expect(output).toContain("[dev] Demo account demo@example.com created");
+      expect(output).toMatch(/^\[app\] .*Next\.js/m);
+
+      const stackFile = path.join(env.NOTES_DATA_DIR!, "dev-stack.json");
+      expect((await fs.stat(stackFile)).mode & 0o777).toBe(0o600);
+      firstPartnerKey = JSON.parse(await fs.readFile(stackFile, "utf8")).partnerKey;
+
+      // The banner's commands, pasted into a shell in the project directory.
+      const flow = printedFlow(output);
+      expect(flow).toContain(`AGENT_CONFIG_DIR=${env.AGENT_CONFIG_DIR}`);
+      // No identity settings in its environment: the printed commands must carry their own.
+      const shell = await run("sh", ["-ec", `curl() { command curl --max-time 90 "$@"; echo; }\n${flow}`], {
+        env: {},
+        timeoutMs: START_TIMEOUT_MS + 30_000,
+      });
+      expect(shell.code, `${shell.stdout}\n${shell.stderr}\n${dev.output()}`).toBe(0);
+      const [before, created, after] = shell.stdout.trim().split("\n").map((line) => JSON.parse(line));
+      expect(before).toEqual({ notes: [], total: 0 });
+      expect(created.note).toMatchObject({ title: "Groceries", contentText: "milk, eggs, coffee" });
+      expect(after).toEqual({ notes: [created.note], total: 1 });
+      expect(dev.output()).toMatch(/^\[identity\] POST \/api\/verify 200/m);
+
+      await interrupt(dev);
+    },
+    START_TIMEOUT_MS + 90_000,
+  );
+
+  it(
+    "second run: reuses the partner key, the demo account and the agent key",
+    async () => {
+      const stateBefore = await identityState();
+      const dev = await startDev();
+      const output = dev.output();
+      expect(output).toContain("[dev] Partner key for the app: reused");
+      expect(output).toContain("[dev] Agent key: kept the saved key of demo@example.com");
+      expect(output).toContain("[dev] Demo account demo@example.com reused");
+      expect(output).not.toMatch(/already exists|error/i);
+
+      // The note from the first run is still there, read with a freshly minted token.
+      const token = expectSuccess(await runAgentCli(["token"], agentEnv(dev)), "agent token");
+      const found = await apiClient(dev.appUrl)("/api/notes?search=groceries", { token });
+      expect(found.status).toBe(200);
+      expect(found.body.total).toBe(1);
+
+      await interrupt(dev);
+
+      expect(await identityState()).toEqual(stateBefore);
+      expect(stateBefore.partners).toHaveLength(1);
+      expect(stateBefore.users).toMatchObject([{ email: "demo@example.com", keys: [{ revokedAt: null }] }]);
+      const stackFile = JSON.parse(await fs.readFile(path.join(env.NOTES_DATA_DIR!, "dev-stack.json"), "utf8"));
+      expect(stackFile.partnerKey).toBe(firstPartnerKey);
+      const handle = await createDb({ kind: "pglite", dataDir: path.join(env.NOTES_DATA_DIR!, "pglite") });
+      try {
+        expect((await listUsers(handle.db)).map((user) => user.email)).toEqual(["demo@example.com"]);
+      } finally {
+        await handle.close();
+      }
+    },
+    START_TIMEOUT_MS + 60_000,
+  );
+
+  it("says clearly when the identity service's port is taken, and exits 1", async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const { child, output } = spawnDev({ IDENTITY_PORT: String(port) });
+      const code = await new Promise<number | null>((resolve) => child.once("exit", (exitCode) => resolve(exitCode)));
+      expect(code).toBe(1);
+      expect(output()).toContain(
+        `[dev] Port ${port} for the identity service is already in use (another npm run dev or npm run identity -- serve?). ` +
+          "Stop it, or set IDENTITY_PORT to another port.",
+      );
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+});
