@@ -2,11 +2,16 @@ import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
-  // A separate build folder lets a benchmark or test build run beside a dev build.
-  distDir: process.env.NEXT_DIST_DIR || ".next",
   // Loaded from node_modules at run time rather than bundled: they read their
-  // own .wasm/.data files relative to their install location.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/schema-engine-wasm", "@blocknote/server-util"],
+  // own .wasm/.data files relative to their install location (nodemailer is
+  // Node-only and needs no bundling either).
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/schema-engine-wasm", "@blocknote/server-util", "nodemailer"],
+  experimental: {
+    serverActions: {
+      // The editor saves a whole note body (BlockNote JSON) per save; see NOTE_CONTENT_MAX_BYTES.
+      bodySizeLimit: "2mb",
+    },
+  },
 };
 
 export default nextConfig;

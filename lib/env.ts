@@ -25,6 +25,18 @@ const ZEnvSchema = z.object({
   APP_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
   LOG_LEVEL: z.enum(["info", "silent"]).default("info"),
   PORT: intWithDefault(3000, 1, 65_535),
+
+  // Browser accounts and mail.
+  /** Signs and encrypts browser sessions and email links. Required in production; development and tests use a fixed dev-only value. */
+  BETTER_AUTH_SECRET: optionalString,
+  /** `smtp://user:pass@host:587` or `smtps://…`. Unset: mail goes to the local outbox (development and tests only). */
+  SMTP_URL: optionalString,
+  /** Sender of account emails. */
+  MAIL_FROM: z.preprocess(emptyAsUndefined, z.string().default("Notes <no-reply@notes.localhost>")),
+  /** Directory of the local outbox (default `.data/outbox`). */
+  OUTBOX_DIR: optionalString,
+  /** "1" serves the local outbox and /dev/outbox in a production build (for tests); never set it on a real deployment. */
+  OUTBOX_ENABLED: z.preprocess((value) => value === "1" || value === "true", z.boolean()),
 });
 
 export type Env = z.infer<typeof ZEnvSchema>;

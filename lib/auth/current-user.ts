@@ -1,0 +1,49 @@
+import "server-only";
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { cache } from "react";
+import { getAuth } from "@/lib/auth/auth";
+import { getEnv } from "@/lib/env";
+
+export type CurrentUser = { id: string; email: string; name: string };
+
+/**
+ * The signed-in person of this request, or null. Cached per request so the
+ * layout and the page verify the session cookie once. Only accounts whose
+ * email is verified count: the email joins the account to the identity service.
+ */
+export const getCurrentUser = cache(async (): Promise<CurrentUser | null> => {
+  // Headers first: they make the page dynamic before anything can fail at build time.
+  const requestHeaders = await headers();
+  const auth = await getAuth();
+  const session = await auth.api.getSession({ headers: requestHeaders });
+  if (!session || !session.user.emailVerified) return null;
+  return { id: session.user.id, email: session.user.email, name: session.user.name };
+});
+
+/** The signed-in person, or a redirect to sign-in that comes back to `returnTo`. */
+export async function requireUser(returnTo?: string): Promise<CurrentUser> {
+  const user = await getCurrentUser();
+  if (!user) redirect(returnTo ? `/sign-in?next=${encodeURIComponent(returnTo)}` : "/sign-in");
+  return user;
+}
+
+/** A same-site path to continue to after signing in; anything else becomes /notes. */
+export function safeReturnPath(value: string | string[] | undefined): string {
+  const path = Array.isArray(value) ? value[0] : value;
+  if (!path || !path.startsWith("/") || path.startsWith("//") || path.includes("\\")) return "/notes";
+  return path;
+}
+
+/**
+ * This app's public base URL: APP_URL when set, else the origin the current
+ * request was made to (honouring a proxy's forwarded host and protocol).
+ */
+export async function getPublicBaseUrl(): Promise<string> {
+  const appUrl = getEnv().APP_URL;
+  if (appUrl) return appUrl.replace(/\/+$/, "");
+  const list = await headers();
+  const host = list.get("x-forwarded-host")?.split(",")[0]?.trim() || list.get("host") || "localhost:3000";
+  const proto = list.get("x-forwarded-proto")?.split(",")[0]?.trim() || (host.startsWith("localhost") || host.startsWith("127.") ? "http" : "https");
+  return `${proto}://${host}`;
+}
