@@ -1,0 +1,48 @@
+"use client";
+
+import { useState } from "react";
+import { authClient, authErrorMessage } from "@/lib/auth/auth-client";
+
+export function ForgotPasswordForm({ initialEmail = "" }: { initialEmail?: string }) {
+  const [email, setEmail] = useState(initialEmail);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  if (sentTo) {
+    return (
+      <div className="alert alert-success" role="status">
+        If {sentTo} has an account, a link to choose a new password is on its way. It works for one hour.
+      </div>
+    );
+  }
+
+  return (
+    <form
+      noValidate
+      onSubmit={async (event) => {
+        event.preventDefault();
+        setPending(true);
+        setError(null);
+        const address = email.trim();
+        const { error: failure } = await authClient.requestPasswordReset({ email: address, redirectTo: "/reset-password" });
+        setPending(false);
+        if (failure) setError(authErrorMessage(failure));
+        else setSentTo(address);
+      }}
+    >
+      {error ? (
+        <div className="alert alert-error" role="alert">
+          {error}
+        </div>
+      ) : null}
+      <div className="field">
+        <label htmlFor="email">Email</label>
+        <input id="email" className="input" type="email" autoComplete="email" required autoFocus value={email} onChange={(event) => setEmail(event.target.value)} />
+      </div>
+      <button type="submit" className="btn btn-primary btn-block" disabled={pending || !email}>
+        {pending ? "Sending…" : "Send reset link"}
+      </button>
+    </form>
+  );
+}
