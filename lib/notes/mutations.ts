@@ -1,4 +1,6 @@
 import { Prisma, type Db, type DbClient } from "@/lib/db/client";
+import { contentToText } from "@/lib/editor/content-text";
+import { markdownToBlocks, MarkdownConversionError } from "@/lib/editor/markdown";
 import { AppError, MESSAGES } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
 import { NOTE_TAGS_INCLUDE, serializeNoteWithTags } from "@/lib/notes/serialize";
@@ -19,12 +21,51 @@ async function ownedTagIds(db: DbClient, userId: string, tagIds: string[] | unde
 
 const notFound = () => new AppError("NOT_FOUND", { userMessage: MESSAGES.noteNotFound });
 
+/** Runs `fn` in a transaction of its own, or in the caller's when `db` already is one. */
+function inTransaction<T>(db: DbClient, fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  return "$transaction" in db ? db.$transaction(fn, TRANSACTION_OPTIONS) : fn(db);
+}
+
+// Writes to one note queue on its row lock; under a burst of writers the
+// default two seconds to get a connection are too short for the last in line.
+const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 10_000 } as const;
+
+type NoteBody = { content?: unknown; contentMarkdown?: string; contentText?: string };
+
+/**
+ * Turns `contentMarkdown` into BlockNote `content`, with `contentText` derived
+ * from the blocks unless given. Input without Markdown passes through, so it
+ * may run more than once. Markdown BlockNote cannot convert is a 400 like any
+ * other invalid body.
+ */
+export async function resolveMarkdownBody<T extends NoteBody>(input: T): Promise<Omit<T, "contentMarkdown">> {
+  const { contentMarkdown, ...rest } = input;
+  if (contentMarkdown === undefined) return rest;
+  let blocks: unknown[];
+  try {
+    blocks = await markdownToBlocks(contentMarkdown);
+  } catch (err) {
+    if (!(err instanceof MarkdownConversionError)) throw err;
+    throw new AppError("INVALID_BODY", {
+      userMessage: MESSAGES.invalidBody,
+      fields: { details: { formErrors: [], fieldErrors: { contentMarkdown: [err.message] } } },
+      cause: err.cause,
+    });
+  }
+  return { ...rest, content: blocks, contentText: rest.contentText ?? contentToText(blocks) };
+}
+
 /** A note as written, with the version its ETag is made from. */
 export type VersionedNote = { note: TNote; version: number };
 
-/** Creates a note and its tag links in one transaction. */
-export async function createNote(db: Db, { userId, input }: { userId: string; input: TCreateNote }): Promise<VersionedNote> {
-  return db.$transaction(async (tx) => {
+/**
+ * Creates a note and its tag links in one transaction (the caller's, when `db`
+ * is a transaction client).
+ */
+export async function createNote(db: DbClient, { userId, input: given }: { userId: string; input: TCreateNote }): Promise<VersionedNote> {
+  // Converted before the transaction opens, so no transaction waits on BlockNote.
+  const input = await resolveMarkdownBody(given);
+  return inTransaction(db, async (tx) => {
     const tagIds = await ownedTagIds(tx, userId, input.tagIds);
     // One timestamp for both, so updatedAt equals createdAt on a new note.
     const now = new Date();
@@ -57,8 +98,9 @@ export type UpdateNoteOptions = {
  * The version check and the write are one UPDATE … WHERE version = $n, so of
  * two writers holding the same version exactly one succeeds.
  */
-export async function updateNote(db: Db, { id, userId, input, ifVersion }: UpdateNoteOptions): Promise<VersionedNote> {
-  return db.$transaction(async (tx) => {
+export async function updateNote(db: DbClient, { id, userId, input: given, ifVersion }: UpdateNoteOptions): Promise<VersionedNote> {
+  const input = await resolveMarkdownBody(given);
+  return inTransaction(db, async (tx) => {
     const { count } = await tx.note.updateMany({
       where: { id, userId, ...(ifVersion === undefined ? {} : { version: ifVersion }) },
       data: {

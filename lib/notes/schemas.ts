@@ -32,33 +32,80 @@ export const ZListNotesQuerySchema = z.object({
 });
 export type TListNotesQuery = z.infer<typeof ZListNotesQuerySchema>;
 
-const ZTitleSchema = z.string().trim().min(1).max(NOTE_TITLE_MAX).meta({ description: "Trimmed, 1 to 500 characters." });
+// PostgreSQL text and jsonb cannot hold NUL, and an unpaired surrogate (which
+// JSON's \u escapes can spell) is not valid UTF-8: refused as invalid input
+// rather than failing in the database.
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSTORABLE_MESSAGE = "Must not contain NUL characters or unpaired surrogates";
+
+function isStorableJson(value: unknown): boolean {
+  // Iterative: a deeply nested body must not exhaust the stack.
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === "string") {
+      if (UNSTORABLE.test(item)) return false;
+    } else if (Array.isArray(item)) {
+      for (const child of item) pending.push(child);
+    } else if (item !== null && typeof item === "object") {
+      for (const [key, child] of Object.entries(item)) {
+        if (UNSTORABLE.test(key)) return false;
+        pending.push(child);
+      }
+    }
+  }
+  return true;
+}
+
+const storableText = () => z.string().refine((value) => !UNSTORABLE.test(value), UNSTORABLE_MESSAGE);
+
+const ZTitleSchema = storableText().trim().min(1).max(NOTE_TITLE_MAX).meta({ description: "Trimmed, 1 to 500 characters." });
 // Any JSON value: the body has already been through JSON.parse.
-const ZContentSchema = z.unknown().meta({ description: "BlockNote document JSON (an array of blocks); any JSON value is stored as given." });
-const ZContentTextSchema = z.string().meta({ description: "Plain-text form of the body, used for search." });
+const ZContentSchema = z
+  .unknown()
+  .refine(isStorableJson, UNSTORABLE_MESSAGE)
+  .meta({ description: "BlockNote document JSON (an array of blocks); any JSON value is stored as given." });
+const ZContentTextSchema = storableText().meta({ description: "Plain-text form of the body, used for search." });
+/** BlockNote converts Markdown at tens of milliseconds per kilobyte, on the event loop: this bounds one request's share. */
+export const CONTENT_MARKDOWN_MAX = 100_000;
+const ZContentMarkdownSchema = storableText().max(CONTENT_MARKDOWN_MAX).meta({
+  description:
+    "The body as Markdown, instead of content: converted to BlockNote blocks, and contentText derived from them unless given. Not together with content; at most 100,000 characters, nested at most 24 levels deep.",
+});
 const ZTagIdsSchema = z
   .array(z.guid())
   .max(100)
   .meta({ description: "Tags to assign; ids of tags the user does not own are ignored." });
 
-export const ZCreateNoteSchema = z.object({
-  title: ZTitleSchema,
-  content: ZContentSchema.optional(),
-  contentText: ZContentTextSchema.optional(),
-  tagIds: ZTagIdsSchema.optional(),
-});
+/** content and contentMarkdown are two spellings of the same body: one at most. */
+const oneBody = {
+  check: (body: { content?: unknown; contentMarkdown?: string }) => body.content === undefined || body.contentMarkdown === undefined,
+  params: { message: "Give content or contentMarkdown, not both", path: ["contentMarkdown"] },
+};
+
+export const ZCreateNoteSchema = z
+  .object({
+    title: ZTitleSchema,
+    content: ZContentSchema.optional(),
+    contentMarkdown: ZContentMarkdownSchema.optional(),
+    contentText: ZContentTextSchema.optional(),
+    tagIds: ZTagIdsSchema.optional(),
+  })
+  .refine(oneBody.check, oneBody.params);
 export type TCreateNote = z.infer<typeof ZCreateNoteSchema>;
 
 export const ZUpdateNoteSchema = z
   .object({
     title: ZTitleSchema.optional(),
     content: ZContentSchema.optional(),
+    contentMarkdown: ZContentMarkdownSchema.optional(),
     contentText: ZContentTextSchema.optional(),
     tagIds: ZTagIdsSchema.optional().meta({ description: "Replaces the note's tags." }),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    message: "Provide at least one of title, content, contentText, tagIds",
-  });
+    message: "Provide at least one of title, content, contentMarkdown, contentText, tagIds",
+  })
+  .refine(oneBody.check, oneBody.params);
 export type TUpdateNote = z.infer<typeof ZUpdateNoteSchema>;
 
 export const ZNoteSchema = z.object({
@@ -73,6 +120,22 @@ export const ZNoteSchema = z.object({
 export type TNote = z.infer<typeof ZNoteSchema>;
 
 export const ZNoteResponseSchema = z.object({ note: ZNoteSchema });
+
+/** The 412 of a conditional write: the note as it is now, to merge with and retry. */
+export const ZNoteModifiedResponseSchema = z.object({
+  error: z.literal("Note was modified"),
+  note: ZNoteSchema.meta({ description: "The current note; its version is in the ETag header." }),
+});
+
+/** How GET /api/notes/{id} answers: JSON by default, or Markdown (also chosen by `Accept: text/markdown`). */
+export const ZNoteFormatQuerySchema = z.object({
+  format: z
+    .enum(["json", "markdown"])
+    .optional()
+    .meta({ description: "json (default) or markdown; overrides the Accept header. Markdown has the title as its first `# ` heading." }),
+});
+export type TNoteFormat = NonNullable<z.infer<typeof ZNoteFormatQuerySchema>["format"]>;
+
 export const ZNoteListResponseSchema = z.object({
   notes: z.array(ZNoteSchema),
   total: z.number().int().meta({ description: "Notes matching the filters across all pages." }),
