@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppError, MESSAGES, validationError } from "@/lib/errors";
+import { AppError, MESSAGES, NO_STORE, validationError } from "@/lib/errors";
 
 /** Largest JSON body accepted on writes. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -69,3 +69,46 @@ export function parseId(value: string, message: string): string {
 }
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The media type of `offered` the Accept header ranks highest (RFC 9110
+ * quality values, the most specific range deciding each type). Ties and a
+ * missing or unmatched header go to the first offered, the default.
+ */
+export function preferredMediaType<T extends string>(accept: string | null, offered: readonly [T, ...T[]]): T {
+  if (!accept?.trim()) return offered[0];
+  const ranges = accept.split(",").flatMap((part) => {
+    const [range, ...params] = part.split(";").map((piece) => piece.trim().toLowerCase());
+    if (!range || !/^[^/\s]+\/[^/\s]+$/.test(range)) return [];
+    const qParam = params.find((param) => param.startsWith("q="));
+    const q = qParam ? Number(qParam.slice(2)) : 1;
+    return Number.isFinite(q) ? [{ range, q: Math.min(Math.max(q, 0), 1) }] : [];
+  });
+  const quality = (type: string): number => {
+    const [major] = type.split("/");
+    const specificity = (range: string) => (range === type ? 3 : range === `${major}/*` ? 2 : range === "*/*" ? 1 : 0);
+    let best = { specificity: 0, q: 0 };
+    for (const { range, q } of ranges) {
+      const s = specificity(range);
+      if (s > best.specificity) best = { specificity: s, q };
+    }
+    return best.q;
+  };
+  let chosen = offered[0];
+  let chosenQ = quality(chosen);
+  for (const type of offered.slice(1)) {
+    const q = quality(type);
+    if (q > chosenQ) [chosen, chosenQ] = [type, q];
+  }
+  return chosen;
+}
+
+export const MARKDOWN_CONTENT_TYPE = "text/markdown; charset=utf-8";
+
+/** A Markdown response; never cached, like every API response. */
+export function markdownResponse(markdown: string, init: { status?: number; headers?: Record<string, string> } = {}): Response {
+  return new Response(markdown, {
+    status: init.status ?? 200,
+    headers: { ...NO_STORE, "Content-Type": MARKDOWN_CONTENT_TYPE, ...init.headers },
+  });
+}

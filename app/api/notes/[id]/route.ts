@@ -1,24 +1,30 @@
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { withAuth } from "@/lib/auth/with-auth";
+import { noteToMarkdown } from "@/lib/editor/markdown";
 import { jsonResponse, MESSAGES } from "@/lib/errors";
-import { parseId, parseJsonBody } from "@/lib/http";
+import { markdownResponse, parseId, parseJsonBody, parseQuery, preferredMediaType } from "@/lib/http";
 import { noteEtag, versionFromIfMatch } from "@/lib/notes/etag";
 import { deleteNote, updateNote } from "@/lib/notes/mutations";
 import { getNoteOrThrow } from "@/lib/notes/queries";
-import { ZUpdateNoteSchema } from "@/lib/notes/schemas";
+import { ZNoteFormatQuerySchema, ZUpdateNoteSchema } from "@/lib/notes/schemas";
 
 export const dynamic = "force-dynamic";
 
 type Params = { id: string };
 
-// GET /api/notes/[id] – one note, with its version as a strong ETag
-export const GET = withAuth<Params>(async ({ params, user, db }) => {
+// GET /api/notes/[id] – one note as JSON, or as Markdown (Accept: text/markdown or ?format=markdown), with its version as a strong ETag
+export const GET = withAuth<Params>(async ({ req, params, user, db }) => {
   const id = parseId(params.id, MESSAGES.invalidNoteId);
+  const { format } = parseQuery(req, ZNoteFormatQuerySchema);
+  const markdown = format ? format === "markdown" : preferredMediaType(req.headers.get("accept"), ["application/json", "text/markdown"]) === "text/markdown";
   const { note, version } = await getNoteOrThrow(db, { id, userId: user.userId });
-  return jsonResponse({ note }, { headers: { ETag: noteEtag(version) } });
+  // The representation depends on Accept, so caches must key on it.
+  const headers = { ETag: noteEtag(version), Vary: "Accept" };
+  if (markdown) return markdownResponse(await noteToMarkdown(note), { headers });
+  return jsonResponse({ note }, { headers });
 });
 
-// PATCH /api/notes/[id] – partial update; tagIds replaces the tags; If-Match guards against lost updates
+// PATCH /api/notes/[id] – partial update (content as BlockNote JSON or Markdown); tagIds replaces the tags; If-Match guards against lost updates
 export const PATCH = withAuth<Params>(async ({ req, params, user, db }) => {
   const id = parseId(params.id, MESSAGES.invalidNoteId);
   const input = await parseJsonBody(req, ZUpdateNoteSchema);
