@@ -21,11 +21,6 @@ async function ownedTagIds(db: DbClient, userId: string, tagIds: string[] | unde
 
 const notFound = () => new AppError("NOT_FOUND", { userMessage: MESSAGES.noteNotFound });
 
-/** Runs `fn` in a transaction of its own, or in the caller's when `db` already is one. */
-function inTransaction<T>(db: DbClient, fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-  return "$transaction" in db ? db.$transaction(fn, TRANSACTION_OPTIONS) : fn(db);
-}
-
 // Writes to one note queue on its row lock; under a burst of writers the
 // default two seconds to get a connection are too short for the last in line.
 const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 10_000 } as const;
@@ -58,31 +53,38 @@ export async function resolveMarkdownBody<T extends NoteBody>(input: T): Promise
 /** A note as written, with the version its ETag is made from. */
 export type VersionedNote = { note: TNote; version: number };
 
-/**
- * Creates a note and its tag links in one transaction (the caller's, when `db`
- * is a transaction client).
- */
-export async function createNote(db: DbClient, { userId, input: given }: { userId: string; input: TCreateNote }): Promise<VersionedNote> {
+export type CreateNoteOptions = { userId: string; input: TCreateNote };
+
+/** Creates a note and its tag links in one transaction. */
+export async function createNote(db: Db, { userId, input }: CreateNoteOptions): Promise<VersionedNote> {
   // Converted before the transaction opens, so no transaction waits on BlockNote.
+  const resolved = await resolveMarkdownBody(input);
+  return db.$transaction((tx) => insertNote(tx, { userId, input: resolved }), TRANSACTION_OPTIONS);
+}
+
+/**
+ * Creates a note inside the caller's transaction, for writes that must commit
+ * together with it (an Idempotency-Key's stored response). Resolve Markdown
+ * with resolveMarkdownBody before opening the transaction.
+ */
+export async function insertNote(tx: Prisma.TransactionClient, { userId, input: given }: CreateNoteOptions): Promise<VersionedNote> {
   const input = await resolveMarkdownBody(given);
-  return inTransaction(db, async (tx) => {
-    const tagIds = await ownedTagIds(tx, userId, input.tagIds);
-    // One timestamp for both, so updatedAt equals createdAt on a new note.
-    const now = new Date();
-    const note = await tx.note.create({
-      data: {
-        userId,
-        title: input.title,
-        content: toJsonInput(input.content ?? []),
-        contentText: input.contentText ?? "",
-        createdAt: now,
-        updatedAt: now,
-        tags: { create: tagIds.map((tagId) => ({ tagId })) },
-      },
-      include: NOTE_TAGS_INCLUDE,
-    });
-    return { note: serializeNoteWithTags(note), version: note.version };
+  const tagIds = await ownedTagIds(tx, userId, input.tagIds);
+  // One timestamp for both, so updatedAt equals createdAt on a new note.
+  const now = new Date();
+  const note = await tx.note.create({
+    data: {
+      userId,
+      title: input.title,
+      content: toJsonInput(input.content ?? []),
+      contentText: input.contentText ?? "",
+      createdAt: now,
+      updatedAt: now,
+      tags: { create: tagIds.map((tagId) => ({ tagId })) },
+    },
+    include: NOTE_TAGS_INCLUDE,
   });
+  return { note: serializeNoteWithTags(note), version: note.version };
 }
 
 export type UpdateNoteOptions = {
@@ -98,9 +100,10 @@ export type UpdateNoteOptions = {
  * The version check and the write are one UPDATE … WHERE version = $n, so of
  * two writers holding the same version exactly one succeeds.
  */
-export async function updateNote(db: DbClient, { id, userId, input: given, ifVersion }: UpdateNoteOptions): Promise<VersionedNote> {
+export async function updateNote(db: Db, { id, userId, input: given, ifVersion }: UpdateNoteOptions): Promise<VersionedNote> {
+  // Converted before the transaction opens, so no transaction waits on BlockNote.
   const input = await resolveMarkdownBody(given);
-  return inTransaction(db, async (tx) => {
+  return db.$transaction(async (tx) => {
     const { count } = await tx.note.updateMany({
       where: { id, userId, ...(ifVersion === undefined ? {} : { version: ifVersion }) },
       data: {
@@ -119,7 +122,7 @@ export async function updateNote(db: DbClient, { id, userId, input: given, ifVer
     }
     const note = await tx.note.findUniqueOrThrow({ where: { id }, include: NOTE_TAGS_INCLUDE });
     return { note: serializeNoteWithTags(note), version: note.version };
-  });
+  }, TRANSACTION_OPTIONS);
 }
 
 /** Deletes a note, only at `ifVersion` when given. */

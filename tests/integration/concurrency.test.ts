@@ -113,7 +113,7 @@ describe.each(TEST_DB_KINDS)("optimistic concurrency: ETag and If-Match (%s)", (
 
   it("50 parallel PATCHes without If-Match leave one consistent note at version 51", async () => {
     const user = stack.freshUser();
-    const tags = [];
+    const tags: { id: string }[] = [];
     for (const name of ["red", "green", "blue"]) {
       tags.push((await stack.api("/api/tags", { method: "POST", token: user.token(), json: { name } })).body.tag);
     }
@@ -121,7 +121,7 @@ describe.each(TEST_DB_KINDS)("optimistic concurrency: ETag and If-Match (%s)", (
     const writes = Array.from({ length: 50 }, (_, i) => ({
       title: `Writer ${i}`,
       contentText: `text of writer ${i}`,
-      tagIds: [tags[i % 3].id, tags[(i + 1) % 3].id],
+      tagIds: [tags[i % 3]!.id, tags[(i + 1) % 3]!.id],
     }));
     const token = user.token();
     const results = await Promise.all(

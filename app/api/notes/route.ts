@@ -2,8 +2,9 @@ import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { withAuth } from "@/lib/auth/with-auth";
 import { jsonResponse } from "@/lib/errors";
 import { parseJsonBody, parseQuery } from "@/lib/http";
+import { idempotent, readIdempotencyKey } from "@/lib/idempotency/idempotency";
 import { noteEtag } from "@/lib/notes/etag";
-import { createNote } from "@/lib/notes/mutations";
+import { insertNote, resolveMarkdownBody } from "@/lib/notes/mutations";
 import { listNotes } from "@/lib/notes/queries";
 import { ZCreateNoteSchema, ZListNotesQuerySchema } from "@/lib/notes/schemas";
 
@@ -15,11 +16,22 @@ export const GET = withAuth(async ({ req, user, db }) => {
   return jsonResponse(await listNotes(db, { userId: user.userId, ...query }));
 });
 
-// POST /api/notes – create a note
+// POST /api/notes – create a note (content as BlockNote JSON or Markdown); an Idempotency-Key makes retries safe
 export const POST = withAuth(async ({ req, user, db }) => {
-  const input = await parseJsonBody(req, ZCreateNoteSchema);
-  const { note, version } = await createNote(db, { userId: user.userId, input });
-  return jsonResponse({ note }, { status: 201, headers: { ETag: noteEtag(version) } });
+  const key = readIdempotencyKey(req);
+  const request = await parseJsonBody(req, ZCreateNoteSchema);
+  // Markdown is converted before the create's transaction opens.
+  const input = await resolveMarkdownBody(request);
+  return idempotent(db, {
+    userId: user.userId,
+    scope: "POST /api/notes",
+    key,
+    request,
+    perform: async (tx) => {
+      const { note, version } = await insertNote(tx, { userId: user.userId, input });
+      return { status: 201, body: { note }, headers: { ETag: noteEtag(version) } };
+    },
+  });
 });
 
 export const PUT = methodNotAllowed("/api/notes");

@@ -1,0 +1,140 @@
+import { createHash } from "node:crypto";
+import { Prisma, type Db } from "@/lib/db/client";
+import { AppError, jsonResponse } from "@/lib/errors";
+
+export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
+/** Set on a response that repeats the stored first response of its key. */
+export const IDEMPOTENT_REPLAYED_HEADER = "Idempotent-Replayed";
+/** How long a key holds its first response. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+
+export const IDEMPOTENCY_MESSAGES = {
+  invalidKey: "Idempotency-Key must be 1 to 255 printable ASCII characters",
+  keyReused: "Idempotency-Key was already used with a different request body; use a new key for a new request",
+} as const;
+
+/** The Idempotency-Key header, or null without one; 400 when it is not 1 to 255 printable characters. */
+export function readIdempotencyKey(req: Request): string | null {
+  const key = req.headers.get(IDEMPOTENCY_KEY_HEADER);
+  if (key === null) return null;
+  if (!KEY_PATTERN.test(key)) throw new AppError("BAD_REQUEST", { userMessage: IDEMPOTENCY_MESSAGES.invalidKey });
+  return key;
+}
+
+/** A response as stored for replay. */
+export type StoredResponse = { status: number; body: unknown; headers?: Record<string, string> };
+
+export type IdempotentOptions = {
+  userId: string;
+  /** The operation, e.g. "POST /api/notes": one key may serve each operation once. */
+  scope: string;
+  /** From readIdempotencyKey; null runs `perform` in a transaction of its own, with no key. */
+  key: string | null;
+  /** The validated request; the same key with a different request is refused. */
+  request: unknown;
+  /**
+   * Does the work and describes the response, in the transaction that claims
+   * the key: the resource and the stored response are committed together or
+   * not at all.
+   */
+  perform: (tx: Prisma.TransactionClient) => Promise<StoredResponse>;
+};
+
+// Concurrent uses of one key queue behind the first; give the last in line time.
+const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 10_000 } as const;
+
+/** The key was claimed by a request that committed first: replay its response. */
+class KeyTaken extends Error {}
+
+/**
+ * Runs a create at most once per (user, operation, key) within 24 hours and
+ * answers a repeat with the first response, marked Idempotent-Replayed. The
+ * claim is an INSERT … ON CONFLICT DO NOTHING on the table's unique key in the
+ * same transaction as the create: of concurrent first uses, PostgreSQL lets
+ * one insert and makes the others wait for it, then see its row. Only 2xx
+ * responses are kept: anything thrown rolls the claim back with the create.
+ */
+export async function idempotent(db: Db, options: IdempotentOptions): Promise<Response> {
+  const { key, perform } = options;
+  if (key === null) return toResponse(await db.$transaction(perform, TRANSACTION_OPTIONS), false);
+
+  const requestHash = hashRequest(options.request);
+  const where = { userId: options.userId, scope: options.scope, key };
+  // A second attempt covers the rare claim that expired between the two reads.
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const stored = await db.idempotencyKey.findUnique({ where: { userId_scope_key: where } });
+    if (stored && stored.expiresAt > new Date()) return replay(stored, requestHash);
+    try {
+      const response = await db.$transaction(
+        async (tx) => {
+          const now = new Date();
+          // Expired keys are replaced, lazily, on their next use.
+          await tx.idempotencyKey.deleteMany({ where: { ...where, expiresAt: { lte: now } } });
+          const { count } = await tx.idempotencyKey.createMany({
+            data: [{ ...where, requestHash, status: 0, body: {}, createdAt: now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) }],
+            skipDuplicates: true,
+          });
+          if (count === 0) throw new KeyTaken();
+          const result = await perform(tx);
+          if (result.status >= 200 && result.status < 300) {
+            await tx.idempotencyKey.update({
+              where: { userId_scope_key: where },
+              data: { status: result.status, body: toStoredBody(result) },
+            });
+          } else {
+            await tx.idempotencyKey.delete({ where: { userId_scope_key: where } });
+          }
+          return result;
+        },
+        TRANSACTION_OPTIONS,
+      );
+      return toResponse(response, false);
+    } catch (err) {
+      if (!(err instanceof KeyTaken)) throw err;
+    }
+  }
+  const stored = await db.idempotencyKey.findUnique({ where: { userId_scope_key: where } });
+  if (!stored) throw new AppError("SERVICE_UNAVAILABLE", { userMessage: "Idempotency-Key is busy — retry shortly" });
+  return replay(stored, requestHash);
+}
+
+/** SHA-256 of the request in a canonical JSON form, so key order and spacing do not matter. */
+export function hashRequest(request: unknown): string {
+  return createHash("sha256").update(canonicalJson(request)).digest("hex");
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([name, item]) => `${JSON.stringify(name)}:${canonicalJson(item)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+// The body column holds the response's body and the headers worth repeating
+// (a note's ETag), so a replay is the first response, byte for byte in JSON.
+type StoredBody = { body: unknown; headers: Record<string, string> };
+
+function toStoredBody(response: StoredResponse): Prisma.InputJsonValue {
+  return { body: response.body, headers: response.headers ?? {} } as Prisma.InputJsonValue;
+}
+
+function replay(stored: { status: number; body: unknown; requestHash: string }, requestHash: string): Response {
+  if (stored.requestHash !== requestHash) {
+    return jsonResponse({ error: IDEMPOTENCY_MESSAGES.keyReused }, { status: 422 });
+  }
+  const { body, headers } = stored.body as StoredBody;
+  return toResponse({ status: stored.status, body, headers }, true);
+}
+
+function toResponse(response: StoredResponse, replayed: boolean): Response {
+  return jsonResponse(response.body, {
+    status: response.status,
+    headers: { ...response.headers, ...(replayed ? { [IDEMPOTENT_REPLAYED_HEADER]: "true" } : {}) },
+  });
+}
