@@ -20,3 +20,16 @@ export async function deleteTag(db: DbClient, { id, userId }: { id: string; user
   const { count } = await db.tag.deleteMany({ where: { id, userId } });
   if (count === 0) throw new AppError("NOT_FOUND", { userMessage: MESSAGES.tagNotFound });
 }
+
+/** Renames a tag; the new name must be unique per user, case-insensitively (409 otherwise). */
+export async function renameTag(db: DbClient, { id, userId, input }: { id: string; userId: string; input: TCreateTag }): Promise<TTag> {
+  try {
+    const { count } = await db.tag.updateMany({ where: { id, userId }, data: { name: input.name } });
+    if (count === 0) throw new AppError("NOT_FOUND", { userMessage: MESSAGES.tagNotFound });
+  } catch (err) {
+    if (isPrismaError(err, "P2002")) throw new AppError("CONFLICT", { userMessage: MESSAGES.tagExists });
+    throw err;
+  }
+  const tag = await db.tag.findUniqueOrThrow({ where: { id }, select: TAG_SELECT });
+  return serializeTag(tag);
+}

@@ -7,3 +7,15 @@ export async function listTags(db: DbClient, { userId }: { userId: string }): Pr
   const tags = await db.tag.findMany({ where: { userId }, select: TAG_SELECT, orderBy: [{ name: "asc" }, { id: "asc" }] });
   return tags.map(serializeTag);
 }
+
+export type TagWithCount = TTag & { noteCount: number };
+
+/** The user's tags by name, each with how many notes carry it. */
+export async function listTagsWithNoteCounts(db: DbClient, { userId }: { userId: string }): Promise<TagWithCount[]> {
+  const tags = await db.tag.findMany({
+    where: { userId },
+    select: { ...TAG_SELECT, _count: { select: { notes: true } } },
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+  });
+  return tags.map(({ _count, ...tag }) => ({ ...serializeTag(tag), noteCount: _count.notes }));
+}

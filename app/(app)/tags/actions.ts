@@ -1,0 +1,63 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { getCurrentUser } from "@/lib/auth/current-user";
+import { getDb } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { createTag, deleteTag, renameTag } from "@/lib/tags/mutations";
+import { TAG_NAME_MAX, ZCreateTagSchema, type TTag } from "@/lib/tags/schemas";
+
+export type TagActionResult = { ok: true; tag: TTag } | { ok: false; message: string };
+
+const SIGNED_OUT = "You have been signed out. Sign in again to change tags.";
+const INVALID_NAME = `A tag name needs 1 to ${TAG_NAME_MAX} characters.`;
+
+/** Creates a tag (also from the editor's tag picker). A name the user already has, in any case, is refused. */
+export async function createTagAction(name: string): Promise<TagActionResult> {
+  const user = await getCurrentUser();
+  if (!user) return { ok: false, message: SIGNED_OUT };
+  const input = ZCreateTagSchema.safeParse({ name });
+  if (!input.success) return { ok: false, message: INVALID_NAME };
+  try {
+    const tag = await createTag(await getDb(), { userId: user.id, input: input.data });
+    revalidatePath("/tags");
+    return { ok: true, tag };
+  } catch (err) {
+    return tagFailure(err);
+  }
+}
+
+export async function renameTagAction(id: string, name: string): Promise<TagActionResult> {
+  const user = await getCurrentUser();
+  if (!user) return { ok: false, message: SIGNED_OUT };
+  const input = ZCreateTagSchema.safeParse({ name });
+  if (!input.success) return { ok: false, message: INVALID_NAME };
+  if (!z.guid().safeParse(id).success) return { ok: false, message: "This tag no longer exists." };
+  try {
+    const tag = await renameTag(await getDb(), { id, userId: user.id, input: input.data });
+    revalidatePath("/tags");
+    return { ok: true, tag };
+  } catch (err) {
+    return tagFailure(err);
+  }
+}
+
+/** Deletes a tag and takes it off its notes; the notes stay. */
+export async function deleteTagAction(id: string): Promise<{ ok: true } | { ok: false; message: string }> {
+  const user = await getCurrentUser();
+  if (!user) return { ok: false, message: SIGNED_OUT };
+  if (!z.guid().safeParse(id).success) return { ok: false, message: "This tag no longer exists." };
+  try {
+    await deleteTag(await getDb(), { id, userId: user.id });
+  } catch (err) {
+    if (!(err instanceof AppError && err.code === "NOT_FOUND")) throw err;
+  }
+  revalidatePath("/tags");
+  return { ok: true };
+}
+
+function tagFailure(err: unknown): { ok: false; message: string } {
+  if (err instanceof AppError && (err.code === "CONFLICT" || err.code === "NOT_FOUND")) return { ok: false, message: err.userMessage };
+  throw err;
+}

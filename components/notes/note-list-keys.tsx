@@ -1,0 +1,24 @@
+"use client";
+
+import type { ReactNode } from "react";
+import { SEARCH_INPUT_ID } from "@/components/shell/keyboard-shortcuts";
+
+/** Up and down arrows move between notes in the list (and back up into the search box). */
+export function NoteListKeys({ children }: { children: ReactNode }) {
+  return (
+    <div
+      onKeyDown={(event) => {
+        if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
+        const rows = Array.from(document.querySelectorAll<HTMLAnchorElement>("[data-note-row]"));
+        const index = rows.indexOf(document.activeElement as HTMLAnchorElement);
+        if (index < 0) return;
+        event.preventDefault();
+        const next = event.key === "ArrowDown" ? rows[index + 1] : rows[index - 1];
+        if (next) next.focus();
+        else if (event.key === "ArrowUp") document.getElementById(SEARCH_INPUT_ID)?.focus();
+      }}
+    >
+      {children}
+    </div>
+  );
+}
