@@ -1,0 +1,55 @@
+"use client";
+
+// The BlockNote editor itself. Browser-only: loaded through next/dynamic with
+// ssr: false from NoteEditor, never rendered on the server.
+import "@blocknote/mantine/style.css";
+import { BlockNoteEditor } from "@blocknote/core";
+import { BlockNoteView } from "@blocknote/mantine";
+import { useEffect, useMemo } from "react";
+import { editorStart } from "@/lib/editor/document";
+import { noteSchema, type NoteSchema } from "@/lib/editor/schema";
+
+export type NoteBlockEditor = NoteSchema["BlockNoteEditor"];
+
+const KNOWN_TYPES: ReadonlySet<string> = new Set(Object.keys(noteSchema.blockSpecs));
+
+function createEditor(content: unknown, contentText: string): NoteBlockEditor {
+  const start = editorStart(content, contentText, KNOWN_TYPES);
+  try {
+    return BlockNoteEditor.create({ schema: noteSchema, initialContent: start.blocks as never });
+  } catch {
+    // Blocks the editor cannot load (malformed JSON from an API client): show their text instead.
+    const text = editorStart(null, contentText, KNOWN_TYPES);
+    return BlockNoteEditor.create({ schema: noteSchema, initialContent: text.blocks as never });
+  }
+}
+
+export default function BlockEditor({
+  content,
+  contentText,
+  onChange,
+  onReady,
+  label,
+}: {
+  /** Read once, when the editor is created; later changes go through the editor instance. */
+  content: unknown;
+  contentText: string;
+  onChange: () => void;
+  onReady: (editor: NoteBlockEditor) => void;
+  label: string;
+}) {
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- created once per mount on purpose
+  const editor = useMemo(() => createEditor(content, contentText), []);
+
+  useEffect(() => {
+    onReady(editor);
+  }, [editor, onReady]);
+
+  useEffect(() => {
+    // The editable element gets a name for screen readers and tests.
+    const element = editor.domElement;
+    if (element) element.setAttribute("aria-label", label);
+  });
+
+  return <BlockNoteView editor={editor} onChange={onChange} data-testid="block-editor" />;
+}

@@ -1,0 +1,34 @@
+import { RelativeTime } from "@/components/ui/relative-time";
+import type { EditorNote } from "@/lib/editor/types";
+
+/**
+ * Shown when a save found the note changed since this editor loaded it.
+ * Nothing has been overwritten; the person decides which version stays.
+ */
+export function ConflictBanner({ current, now, onReload, onKeepMine }: { current: EditorNote; now: number; onReload: () => void; onKeepMine: () => void }) {
+  const preview = current.contentText.trim();
+  return (
+    <section className="banner" role="alert" aria-labelledby="conflict-title">
+      <p className="banner-title" id="conflict-title">
+        This note was changed elsewhere while you were editing
+      </p>
+      <p>
+        Someone (perhaps one of your agents) saved a newer version <RelativeTime iso={current.updatedAt} now={now} />. Your latest changes are
+        still here but have not been saved, so nothing was overwritten.
+      </p>
+      <div className="banner-preview" aria-label="The newer version">
+        <strong>{current.title}</strong>
+        {preview ? `\n${preview.length > 600 ? `${preview.slice(0, 600)}…` : preview}` : "\n(no text)"}
+      </div>
+      <div className="actions">
+        <button type="button" className="btn btn-primary btn-sm" onClick={onReload}>
+          Reload their version
+        </button>
+        <button type="button" className="btn btn-sm" onClick={onKeepMine}>
+          Keep mine
+        </button>
+      </div>
+      <p>“Reload” shows the newer version and drops your unsaved changes; “Keep mine” saves what you see over it.</p>
+    </section>
+  );
+}

@@ -1,0 +1,324 @@
+"use client";
+
+import dynamic from "next/dynamic";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { checkNoteVersionAction, deleteNoteAction, loadNoteAction } from "@/app/(app)/notes/[id]/actions";
+import type { NoteBlockEditor } from "@/components/editor/block-editor";
+import { ConflictBanner } from "@/components/editor/conflict-banner";
+import { SaveStatusIndicator } from "@/components/editor/save-status";
+import { useNoteSaver } from "@/components/editor/use-note-saver";
+import { TagPicker } from "@/components/tags/tag-picker";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ArrowLeftIcon, TrashIcon } from "@/components/ui/icons";
+import { RelativeTime } from "@/components/ui/relative-time";
+import { contentToText } from "@/lib/editor/content-text";
+import { UNTITLED, type EditorNote } from "@/lib/editor/types";
+import { NOTE_TITLE_MAX } from "@/lib/notes/schemas";
+import type { TTag } from "@/lib/tags/schemas";
+
+/** Handle the block editor gives back once it exists. */
+export type BlockEditorHandle = {
+  editor: NoteBlockEditor;
+  /** Replaces the whole body (used to show someone else's version); fires no change. */
+  load: (content: unknown, contentText: string) => void;
+};
+
+function EditorSkeleton() {
+  return (
+    <div className="editor-skeleton" aria-busy="true" aria-label="Loading editor">
+      <div className="skeleton" style={{ height: 18, width: "72%" }} />
+      <div className="skeleton" style={{ height: 18, width: "88%" }} />
+      <div className="skeleton" style={{ height: 18, width: "54%" }} />
+    </div>
+  );
+}
+
+const BlockEditor = dynamic(() => import("@/components/editor/block-editor"), { ssr: false, loading: EditorSkeleton });
+
+const CHECK_REMOTE_MS = 30_000;
+
+const normalize = (text: string) => text.replace(/\s+/g, " ").trim();
+
+/**
+ * True when the stored text is not the text of the stored body: an API client
+ * changed contentText without content. Saving the body would replace that text.
+ */
+function textDiffersFromBody(note: Pick<EditorNote, "content" | "contentText">): boolean {
+  if (!Array.isArray(note.content) || note.content.length === 0) return false;
+  return normalize(contentToText(note.content)) !== normalize(note.contentText);
+}
+
+export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNote; allTags: TTag[]; now: number }) {
+  const router = useRouter();
+  const [title, setTitle] = useState(note.title);
+  const [tags, setTags] = useState<TTag[]>(note.tags);
+  const [allTags, setAllTags] = useState<TTag[]>(initialTags);
+  const [remoteNewer, setRemoteNewer] = useState<string | null>(null);
+  const [divergentText, setDivergentText] = useState<string | null>(() => (textDiffersFromBody(note) ? note.contentText : null));
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const handle = useRef<BlockEditorHandle | null>(null);
+  const titleInput = useRef<HTMLInputElement>(null);
+  const loading = useRef(false);
+  const state = useRef({ title, tags });
+  state.current = { title, tags };
+
+  const saver = useNoteSaver({
+    noteId: note.id,
+    initialVersion: note.version,
+    initialUpdatedAt: note.updatedAt,
+    snapshot: () => ({
+      title: state.current.title,
+      content: () => (handle.current?.editor.document ?? []) as unknown[],
+      tagIds: state.current.tags.map((tag) => tag.id),
+    }),
+  });
+  const { markChanged, flush, acceptRemote } = saver;
+
+  const onReady = useCallback((editor: NoteBlockEditor) => {
+    handle.current = {
+      editor,
+      load: (content, contentText) => {
+        const asText = contentText.split("\n").map((line) => ({ type: "paragraph", content: line }));
+        loading.current = true;
+        try {
+          const blocks = Array.isArray(content) && content.length > 0 ? content : asText;
+          try {
+            editor.replaceBlocks(editor.document, blocks as never);
+          } catch {
+            // Not editor JSON (written by an API client): show its text.
+            editor.replaceBlocks(editor.document, asText as never);
+          }
+        } finally {
+          loading.current = false;
+        }
+      },
+    };
+  }, []);
+
+  const onBodyChange = useCallback(() => {
+    if (!loading.current) markChanged("content");
+  }, [markChanged]);
+
+  /** Shows the note as it is on the server now, dropping what is unsaved here. */
+  const showNote = useCallback(
+    (current: EditorNote) => {
+      handle.current?.load(current.content, current.contentText);
+      state.current = { title: current.title, tags: current.tags };
+      setTitle(current.title);
+      setTags(current.tags);
+      setRemoteNewer(null);
+      setDivergentText(textDiffersFromBody(current) ? current.contentText : null);
+      acceptRemote(current);
+    },
+    [acceptRemote],
+  );
+
+  // A new, empty note starts with its title selected.
+  useEffect(() => {
+    const empty = note.title === UNTITLED && !note.contentText.trim() && (!Array.isArray(note.content) || note.content.length === 0);
+    if (empty) titleInput.current?.select();
+  }, [note]);
+
+  // Ctrl/⌘+S saves now instead of opening the browser's save dialog.
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if ((event.metaKey || event.ctrlKey) && event.key.toLowerCase() === "s") {
+        event.preventDefault();
+        void flush();
+      }
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, [flush]);
+
+  // Notice writes made elsewhere (an agent, another tab) while this page sits open and unchanged.
+  useEffect(() => {
+    let stopped = false;
+    const check = async () => {
+      if (document.visibilityState !== "visible" || saver.hasUnsaved()) return;
+      try {
+        const current = await checkNoteVersionAction(note.id);
+        if (!stopped && current && current.version > saver.version() && !saver.hasUnsaved()) setRemoteNewer(current.updatedAt);
+      } catch {
+        // Offline: the next check will tell.
+      }
+    };
+    const timer = window.setInterval(check, CHECK_REMOTE_MS);
+    window.addEventListener("focus", check);
+    return () => {
+      stopped = true;
+      window.clearInterval(timer);
+      window.removeEventListener("focus", check);
+    };
+    // saver's functions read refs; the note id is what matters
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [note.id]);
+
+  async function loadLatest() {
+    const current = await loadNoteAction(note.id);
+    if (current) showNote(current);
+    else setRemoteNewer(null);
+  }
+
+  async function leave(event: React.MouseEvent<HTMLAnchorElement>) {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    await flush();
+    if (saver.hasUnsaved() && !window.confirm("Your latest changes are not saved yet. Leave anyway?")) return;
+    router.push("/notes");
+  }
+
+  async function deleteNote() {
+    setDeleting(true);
+    setDeleteError(null);
+    const version = await saver.stop();
+    const result = await deleteNoteAction({ id: note.id, version }).catch(() => null);
+    if (result?.ok) {
+      router.push("/notes");
+      router.refresh();
+      return;
+    }
+    setDeleting(false);
+    setConfirmDelete(false);
+    saver.resume();
+    if (result && result.error === "conflict") {
+      saver.showConflict(result.current);
+    } else {
+      markChanged("content");
+      setDeleteError(result ? result.message : "The note could not be deleted: check your connection and try again.");
+    }
+  }
+
+  return (
+    <div className="editor-page">
+      <div className="editor-bar">
+        <Link href="/notes" className="btn btn-ghost btn-sm" onClick={leave}>
+          <ArrowLeftIcon size={15} />
+          Notes
+        </Link>
+        <div className="spacer" />
+        <SaveStatusIndicator status={saver.status} error={saver.error} />
+        <button type="button" className="btn btn-ghost btn-sm btn-danger" onClick={() => setConfirmDelete(true)}>
+          <TrashIcon size={15} />
+          <span className="hide-sm">Delete</span>
+          <span className="sr-only"> note</span>
+        </button>
+      </div>
+
+      {saver.conflict ? (
+        <ConflictBanner current={saver.conflict} now={now} onReload={() => showNote(saver.conflict!)} onKeepMine={() => void saver.keepMine()} />
+      ) : remoteNewer ? (
+        <div className="banner" role="status">
+          <p className="banner-title">This note was updated elsewhere</p>
+          <p>
+            Someone (perhaps one of your agents) changed it <RelativeTime iso={remoteNewer} now={now} />. You have no unsaved changes here.
+          </p>
+          <div className="actions">
+            <button type="button" className="btn btn-primary btn-sm" onClick={() => void loadLatest()}>
+              Show the latest version
+            </button>
+            <button type="button" className="btn btn-sm" onClick={() => setRemoteNewer(null)}>
+              Dismiss
+            </button>
+          </div>
+        </div>
+      ) : divergentText !== null ? (
+        <div className="banner" role="status">
+          <p className="banner-title">This note’s text was changed without its formatted body</p>
+          <p>
+            An agent or script updated the note’s plain text only. The editor shows the formatted body; your next edit would replace that
+            text. Use the text instead to keep its words (as plain paragraphs).
+          </p>
+          <div className="banner-preview">{divergentText.length > 600 ? `${divergentText.slice(0, 600)}…` : divergentText}</div>
+          <div className="actions">
+            <button
+              type="button"
+              className="btn btn-primary btn-sm"
+              onClick={() => {
+                handle.current?.load([], divergentText);
+                setDivergentText(null);
+                markChanged("content", 0);
+              }}
+            >
+              Use the text
+            </button>
+            <button type="button" className="btn btn-sm" onClick={() => setDivergentText(null)}>
+              Keep the formatted body
+            </button>
+          </div>
+        </div>
+      ) : null}
+
+      {deleteError ? (
+        <p className="alert alert-error" role="alert">
+          {deleteError}
+        </p>
+      ) : null}
+
+      <label htmlFor="note-title" className="sr-only">
+        Title
+      </label>
+      <input
+        ref={titleInput}
+        id="note-title"
+        className="title-input"
+        value={title}
+        placeholder={UNTITLED}
+        maxLength={NOTE_TITLE_MAX}
+        autoComplete="off"
+        onChange={(event) => {
+          // The ref first: a save may read it before React renders again.
+          state.current = { ...state.current, title: event.target.value };
+          setTitle(event.target.value);
+          markChanged("title");
+        }}
+        onKeyDown={(event) => {
+          if (event.key === "Enter" || (event.key === "ArrowDown" && !event.shiftKey)) {
+            event.preventDefault();
+            const editor = handle.current?.editor;
+            const first = editor?.document[0];
+            if (editor && first) {
+              editor.setTextCursorPosition(first, "start");
+              editor.focus();
+            }
+          }
+        }}
+      />
+      <div className="note-meta">
+        <TagPicker
+          selected={tags}
+          allTags={allTags}
+          onChange={(next) => {
+            state.current = { ...state.current, tags: next };
+            setTags(next);
+            markChanged("tags", 0);
+          }}
+          onTagCreated={(tag) => setAllTags((current) => [...current, tag].sort((a, b) => a.name.localeCompare(b.name)))}
+        />
+        <span aria-hidden="true">·</span>
+        <span>
+          Edited <RelativeTime iso={saver.updatedAt} now={now} />
+        </span>
+      </div>
+
+      <div className="editor-surface">
+        <BlockEditor content={note.content} contentText={note.contentText} onChange={onBodyChange} onReady={onReady} label="Note body" />
+      </div>
+
+      <ConfirmDialog
+        open={confirmDelete}
+        title={`Delete “${title.trim() || UNTITLED}”?`}
+        confirmLabel="Delete note"
+        busy={deleting}
+        onConfirm={() => void deleteNote()}
+        onCancel={() => setConfirmDelete(false)}
+      >
+        <p>The note is deleted for you and your agents. This cannot be undone.</p>
+      </ConfirmDialog>
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import { contentToText } from "@/lib/editor/content-text";
+
+/** Largest body the browser saves, as JSON (the server action's request limit is a little above it). */
+export const NOTE_CONTENT_MAX_BYTES = 1_900_000;
+
+type Block = { type: string; [key: string]: unknown };
+
+export type EditorStart = {
+  /** Blocks to open the editor with; undefined for an empty note (BlockNote rejects an empty array). */
+  blocks: Block[] | undefined;
+  /** The body was not editor JSON (e.g. an agent sent only contentText) and is shown as text paragraphs. */
+  fromText: boolean;
+};
+
+function isBlock(value: unknown): value is Block {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && typeof (value as Block).type === "string";
+}
+
+/**
+ * What the editor opens with. Notes written through the API may carry any JSON
+ * as `content`, or only `contentText`: rather than show those as empty (and
+ * erase the text on the first save), the text becomes paragraphs. Blocks of a
+ * type the editor does not know become paragraphs of their text.
+ */
+export function editorStart(content: unknown, contentText: string, knownTypes: ReadonlySet<string>): EditorStart {
+  if (Array.isArray(content) && content.length > 0 && content.every(isBlock)) {
+    const blocks = content.map((block) => (knownTypes.has(block.type) ? sanitizeBlock(block, knownTypes) : paragraphOf(contentToText([block]))));
+    return { blocks, fromText: false };
+  }
+  const text = contentText.trim() ? contentText : contentToText(content);
+  if (!text.trim()) return { blocks: undefined, fromText: false };
+  return { blocks: text.split("\n").map(paragraphOf), fromText: true };
+}
+
+function sanitizeBlock(block: Block, knownTypes: ReadonlySet<string>): Block {
+  if (!Array.isArray(block.children) || block.children.length === 0) return block;
+  const children = block.children.filter(isBlock).map((child) =>
+    knownTypes.has(child.type) ? sanitizeBlock(child, knownTypes) : paragraphOf(contentToText([child])),
+  );
+  return { ...block, children };
+}
+
+function paragraphOf(text: string): Block {
+  return { type: "paragraph", content: text };
+}

@@ -1,0 +1,14 @@
+import type { DbClient } from "@/lib/db/client";
+
+/**
+ * A note's current version and update time, without its body: cheap enough
+ * for an open editor to ask whether someone else has written since.
+ * Null when the note is gone or not the user's.
+ */
+export async function getNoteVersion(
+  db: DbClient,
+  { id, userId }: { id: string; userId: string },
+): Promise<{ version: number; updatedAt: string } | null> {
+  const row = await db.note.findFirst({ where: { id, userId }, select: { version: true, updatedAt: true } });
+  return row ? { version: row.version, updatedAt: row.updatedAt.toISOString() } : null;
+}
