@@ -1,0 +1,100 @@
+import type { Metadata } from "next";
+import { CodeBlock } from "@/components/connect/code-block";
+import { getPublicBaseUrl, requireUser } from "@/lib/auth/current-user";
+
+export const metadata: Metadata = { title: "Connect an agent" };
+
+export default async function ConnectPage() {
+  const user = await requireUser("/connect");
+  const base = await getPublicBaseUrl();
+  const flow = [
+    `BASE=${base}`,
+    `TOKEN=$(npm run -s agent -- token)   # a fresh token; it lives 5 minutes`,
+    ``,
+    `# Search your notes`,
+    `curl -s "$BASE/api/notes?search=groceries" -H "x-session-token: $TOKEN"`,
+    ``,
+    `# Create one`,
+    `curl -s -X POST "$BASE/api/notes" -H "x-session-token: $TOKEN" \\`,
+    `  -H "content-type: application/json" \\`,
+    `  -d '{"title":"Groceries","contentText":"milk, eggs, coffee"}'`,
+    ``,
+    `# Search again: it is there, and in your browser too`,
+    `curl -s "$BASE/api/notes?search=groceries" -H "x-session-token: $TOKEN"`,
+  ].join("\n");
+  const reference = [`curl -s "$BASE/api" -H "x-session-token: $TOKEN"`, `curl -s "$BASE/api/openapi.json" -H "x-session-token: $TOKEN"`].join("\n");
+
+  return (
+    <div className="page page-narrow">
+      <div className="page-head">
+        <div>
+          <h1 className="page-title">Connect an agent</h1>
+          <p className="page-subtitle">
+            Your agents read and write these same notes through the REST API, with a short-lived session token instead of a password.
+          </p>
+        </div>
+      </div>
+
+      <div className="prose">
+        <div className="callout">
+          The agent’s identity account must use this account’s email, <strong>{user.email}</strong>. The API learns the email from the token and
+          acts for the Notes account with that email; a token for any other email is refused.
+        </div>
+
+        <h2>1. Get a personal API key from the identity service</h2>
+        <p>
+          With the local identity service (what <code>npm run dev</code> starts), create an identity account for your email; it prints a
+          personal API key:
+        </p>
+        <CodeBlock label="Create an identity account" code={`npm run identity -- user add ${user.email}`} />
+        <p>With the hosted identity service, sign in to its portal with {user.email} and create a personal API key there.</p>
+
+        <h2>2. Save the key for the agent tool</h2>
+        <CodeBlock label="Save the key" code="npm run agent -- key save <key>" />
+        <p>The key stays on your machine (readable only by you). Keep it secret: it can mint tokens for your notes.</p>
+
+        <h2>3. Mint a token and call the API</h2>
+        <p>
+          Each call sends the token in the <code>x-session-token</code> header. A token lives five minutes; mint a new one when the API answers
+          401.
+        </p>
+        <dl className="kv">
+          <dt>API base URL</dt>
+          <dd>
+            <code>{base}/api</code>
+          </dd>
+          <dt>Header</dt>
+          <dd>
+            <code>x-session-token: $TOKEN</code>
+          </dd>
+        </dl>
+        <CodeBlock label="A typical agent session" code={flow} />
+
+        <h2>Reference</h2>
+        <ul>
+          <li>
+            <a href="/api">
+              <code>/api</code>
+            </a>{" "}
+            lists every endpoint, and{" "}
+            <a href="/api/openapi.json">
+              <code>/api/openapi.json</code>
+            </a>{" "}
+            is the OpenAPI 3.1 description. Both need the <code>x-session-token</code> header too, so opened directly in the browser they answer
+            401; fetch them with a token:
+          </li>
+        </ul>
+        <CodeBlock label="Fetch the API index and OpenAPI document" code={reference} />
+
+        <h2>Working side by side</h2>
+        <ul>
+          <li>What you write here is searchable by your agents: the editor stores its text as the note’s <code>contentText</code>.</li>
+          <li>
+            Notes your agents create appear in your list at once. If an agent changes a note while you have it open, your next save stops and
+            asks whether to reload their version or keep yours; nothing is overwritten silently.
+          </li>
+        </ul>
+      </div>
+    </div>
+  );
+}
