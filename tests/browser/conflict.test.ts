@@ -1,0 +1,117 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contentToText } from "@/lib/editor/content-text";
+import { createNote } from "@/lib/notes/mutations";
+import { editorBody, screenshot, startBrowserStack, waitForSaved, type BrowserStack } from "@/tests/helpers/browser";
+
+const paragraph = (text: string) => ({ type: "paragraph", content: [{ type: "text", text, styles: {} }] });
+
+// A person edits a note while their agent changes it through the API: the
+// browser must never overwrite the agent's write without the person deciding.
+describe("editing while an agent writes the same note", () => {
+  let stack: BrowserStack;
+  let page: Page;
+  let noteId = "";
+  const person = { email: "linus@example.com", password: "linus-password" };
+  const api = (path: string, request: Parameters<BrowserStack["api"]>[1] = {}) => stack.api(path, { token: stack.tokenFor(person.email), ...request });
+
+  beforeAll(async () => {
+    stack = await startBrowserStack({
+      accounts: [person],
+      seed: async (db, [account]) => {
+        const content = [paragraph("Meeting notes, first draft.")];
+        const { note } = await createNote(db, { userId: account!.id, input: { title: "Weekly sync", content, contentText: contentToText(content) } });
+        noteId = note.id;
+      },
+    });
+    ({ page } = await stack.newPage());
+    await stack.signIn(page, person);
+  });
+  afterAll(() => stack?.stop());
+
+  async function typeAtEnd(text: string) {
+    const last = editorBody(page).locator('[data-content-type="paragraph"]').last();
+    await last.click();
+    await page.keyboard.press("End");
+    await page.keyboard.type(text);
+  }
+
+  /** The agent's write: If-Match with the version it read, as a careful client does. */
+  async function agentRewrites(text: string) {
+    const read = await api(`/api/notes/${noteId}`);
+    const content = [paragraph(text)];
+    const res = await api(`/api/notes/${noteId}`, { method: "PATCH", json: { content, contentText: text }, headers: { "if-match": read.headers.get("etag")! } });
+    expect(res.status).toBe(200);
+  }
+
+  it("the next save does not overwrite the agent's change and says so; “Reload” shows the agent's text", async () => {
+    await page.goto(`/notes/${noteId}`);
+    await editorBody(page).waitFor();
+    await typeAtEnd(" Browser line one.");
+    await waitForSaved(page);
+
+    await agentRewrites("Agent summary: ship on Friday.");
+
+    await typeAtEnd(" Browser line two.");
+    await expect.poll(() => page.getByTestId("save-status").textContent()).toBe("Not saved: changed elsewhere");
+    const banner = page.getByRole("alert").filter({ hasText: "changed elsewhere while you were editing" });
+    await banner.waitFor();
+    expect(await banner.innerText()).toContain("Agent summary: ship on Friday.");
+    await screenshot(page, "editor-conflict");
+
+    // Nothing was overwritten.
+    const afterConflict = await api(`/api/notes/${noteId}`);
+    expect(afterConflict.body.note.contentText).toBe("Agent summary: ship on Friday.");
+
+    await page.getByRole("button", { name: "Reload their version" }).click();
+    await expect.poll(() => editorBody(page).innerText()).toContain("Agent summary: ship on Friday.");
+    expect(await editorBody(page).innerText()).not.toContain("Browser line");
+    await waitForSaved(page);
+
+    // Editing goes on from the agent's version, without a conflict.
+    await typeAtEnd(" Agreed.");
+    await waitForSaved(page);
+    expect((await api(`/api/notes/${noteId}`)).body.note.contentText).toBe("Agent summary: ship on Friday. Agreed.");
+  });
+
+  it("“Keep mine” saves the browser's text over the agent's, as an explicit choice", async () => {
+    await agentRewrites("Agent: moved to Monday.");
+    await typeAtEnd(" Still Friday for me.");
+    await page.getByRole("button", { name: "Keep mine" }).waitFor();
+    const before = await api(`/api/notes/${noteId}`);
+    expect(before.body.note.contentText).toBe("Agent: moved to Monday.");
+
+    await page.getByRole("button", { name: "Keep mine" }).click();
+    await waitForSaved(page);
+    const after = await api(`/api/notes/${noteId}`);
+    expect(after.body.note.contentText).toBe("Agent summary: ship on Friday. Agreed. Still Friday for me.");
+    expect(Number(/v(\d+)/.exec(after.headers.get("etag")!)![1])).toBeGreaterThan(Number(/v(\d+)/.exec(before.headers.get("etag")!)![1]));
+
+    // After reloading the page, the kept text is what is there.
+    await page.reload();
+    await editorBody(page).waitFor();
+    expect(await editorBody(page).innerText()).toContain("Still Friday for me.");
+  });
+
+  it("a change made elsewhere while the note sits open unchanged is offered on focus", async () => {
+    await agentRewrites("Agent: final answer is Tuesday.");
+    await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+    await page.getByRole("button", { name: "Show the latest version" }).click();
+    await expect.poll(() => editorBody(page).innerText()).toContain("Agent: final answer is Tuesday.");
+    expect(await page.getByTestId("save-status").textContent()).toBe("Saved");
+  });
+
+  it("text an API client stored without a body is offered, not silently replaced by the next save", async () => {
+    const res = await api(`/api/notes/${noteId}`, { method: "PATCH", json: { contentText: "Plain words from a script." } });
+    expect(res.status).toBe(200);
+    await page.reload();
+    await editorBody(page).waitFor();
+    await page.getByText("This note’s text was changed without its formatted body").waitFor();
+    await page.getByRole("button", { name: "Use the text" }).click();
+    await expect.poll(() => editorBody(page).innerText()).toContain("Plain words from a script.");
+    await waitForSaved(page);
+    const note = (await api(`/api/notes/${noteId}`)).body.note;
+    expect(note.contentText).toBe("Plain words from a script.");
+    expect(note.content[0].type).toBe("paragraph");
+  });
+});

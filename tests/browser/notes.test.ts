@@ -1,0 +1,192 @@
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { editorBody, noteIdFromUrl, screenshot, startBrowserStack, waitForSaved, type BrowserStack } from "@/tests/helpers/browser";
+
+// A person's day with the notes app, in a real browser against the production
+// build: write, find, tag, share the notes with an agent, delete.
+describe("notes in the browser", () => {
+  let stack: BrowserStack;
+  let context: BrowserContext;
+  let page: Page;
+  let noteId: string;
+  const person = { email: "grace@example.com", password: "grace-password" };
+  const token = () => stack.tokenFor(person.email);
+
+  beforeAll(async () => {
+    stack = await startBrowserStack({ accounts: [person] });
+    ({ context, page } = await stack.newPage());
+    await stack.signIn(page, person);
+  });
+  afterAll(() => stack?.stop());
+
+  it("starts empty, saying what to do", async () => {
+    await expect.poll(() => page.getByRole("heading", { name: "No notes yet" }).count()).toBe(1);
+    expect(await page.getByText("Press N anytime for a new note").count()).toBe(1);
+    await screenshot(page, "notes-empty");
+  });
+
+  it("N makes a note; a heading, a list and a paragraph save by themselves and survive a reload", async () => {
+    await page.keyboard.press("n");
+    await page.waitForURL(/\/notes\/[0-9a-f-]{36}$/);
+    noteId = noteIdFromUrl(page.url());
+    await editorBody(page).waitFor();
+    // A new note starts with its title selected: typing replaces "Untitled".
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("note-title");
+    await page.keyboard.type("Trip to Lisbon");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("# Packing list");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("- sunscreen");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("linen shirts");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("Remember the azulejo museum tickets.");
+    await waitForSaved(page);
+    await screenshot(page, "editor");
+
+    await page.reload();
+    await editorBody(page).waitFor();
+    expect(await page.locator("#note-title").inputValue()).toBe("Trip to Lisbon");
+    const body = editorBody(page);
+    expect(await body.locator('[data-content-type="heading"]').innerText()).toBe("Packing list");
+    expect(await body.locator('[data-content-type="bulletListItem"]').allInnerTexts()).toEqual(["sunscreen", "linen shirts"]);
+    expect(await body.locator('[data-content-type="paragraph"]').filter({ hasText: "azulejo" }).innerText()).toBe(
+      "Remember the azulejo museum tickets.",
+    );
+  });
+
+  it("what the person wrote is searchable by their agent through the API", async () => {
+    const res = await stack.api("/api/notes?search=azulejo", { token: token() });
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(1);
+    const [note] = res.body.notes;
+    expect(note.id).toBe(noteId);
+    expect(note.title).toBe("Trip to Lisbon");
+    expect(note.contentText).toBe("Packing list\nsunscreen\nlinen shirts\nRemember the azulejo museum tickets.");
+    expect(note.content.map((block: { type: string }) => block.type).slice(0, 4)).toEqual(["heading", "bulletListItem", "bulletListItem", "paragraph"]);
+  });
+
+  it("a note an agent creates through the API appears in the list and opens as text", async () => {
+    const created = await stack.api("/api/notes", { method: "POST", token: token(), json: { title: "From my agent", contentText: "Buy oat milk and coffee beans" } });
+    expect(created.status).toBe(201);
+    await page.goto("/notes");
+    const row = page.locator("[data-note-row]").filter({ hasText: "From my agent" });
+    await row.waitFor();
+    expect(await row.innerText()).toContain("Buy oat milk and coffee beans");
+    expect(await page.locator("[data-note-row]").first().innerText()).toContain("From my agent");
+
+    await row.click();
+    await page.waitForURL(new RegExp(`/notes/${created.body.note.id}$`));
+    expect(await editorBody(page).locator('[data-content-type="paragraph"]').first().innerText()).toBe("Buy oat milk and coffee beans");
+  });
+
+  it("finds a note by a word only in its body, as you type, with the query in the URL", async () => {
+    await page.goto("/notes");
+    await page.keyboard.press("/");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("note-search");
+    await page.keyboard.type("azulejo");
+    await page.waitForURL(/\/notes\?q=azulejo$/);
+    const rows = page.locator("[data-note-row]");
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().innerText()).toContain("Trip to Lisbon");
+    expect(await rows.first().locator("mark").innerText()).toBe("azulejo");
+    await screenshot(page, "notes-search");
+
+    // The URL is the search: a reload (or a shared link) shows the same results.
+    await page.reload();
+    expect(await page.locator("#note-search").inputValue()).toBe("azulejo");
+    expect(await page.locator("[data-note-row]").count()).toBe(1);
+
+    await page.locator("#note-search").fill("zebra crossing");
+    await page.waitForURL(/q=zebra\+crossing/);
+    await expect.poll(() => page.getByRole("heading", { name: /No notes match/ }).count()).toBe(1);
+  });
+
+  it("a tag created inline in the editor is applied, and filters the list", async () => {
+    await page.goto(`/notes/${noteId}`);
+    await editorBody(page).waitFor();
+    await page.getByRole("button", { name: "Add tags" }).click();
+    await page.keyboard.type("travel");
+    await page.getByRole("option", { name: "Create “travel”" }).waitFor();
+    await page.keyboard.press("Enter");
+    await page.locator(".tag-picker .tag", { hasText: "travel" }).waitFor();
+    await page.keyboard.press("Escape");
+    await waitForSaved(page);
+
+    const apiView = await stack.api(`/api/notes/${noteId}`, { token: token() });
+    expect(apiView.body.note.tags.map((tag: { name: string }) => tag.name)).toEqual(["travel"]);
+
+    await page.goto("/notes");
+    await page.getByRole("navigation", { name: "Filter by tag" }).getByRole("link", { name: /^travel/ }).click();
+    await page.waitForURL(/\/notes\?tag=[0-9a-f-]{36}$/);
+    await expect.poll(() => page.locator("[data-note-row]").count()).toBe(1);
+    expect(await page.locator("[data-note-row]").first().innerText()).toContain("Trip to Lisbon");
+    await screenshot(page, "notes-list");
+  });
+
+  it("the list is usable at phone width and in dark mode", async () => {
+    const phone = await stack.browser.newContext({ baseURL: stack.app.url, viewport: { width: 390, height: 844 }, colorScheme: "dark", storageState: await context.storageState() });
+    const small = await phone.newPage();
+    await small.goto("/notes");
+    await small.locator("[data-note-row]").first().waitFor();
+    const overflow = await small.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(small, "notes-list-phone-dark");
+    await small.goto(`/notes/${noteId}`);
+    await editorBody(small).waitFor();
+    await screenshot(small, "editor-phone-dark");
+    await phone.close();
+  });
+
+  it("tags page: rename, refuse a duplicate name, delete", async () => {
+    await page.goto("/tags");
+    await page.getByRole("button", { name: "Rename tag travel" }).click();
+    await page.getByLabel("New name for travel").fill("trips");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("trips", { exact: true }).waitFor();
+
+    await page.getByLabel("New tag name").fill("TRIPS");
+    await page.getByRole("button", { name: "Add tag" }).click();
+    await expect.poll(() => page.locator("#new-tag-error").textContent()).toBe("A tag with this name already exists");
+    await screenshot(page, "tags");
+
+    const tags = await stack.api("/api/tags", { token: token() });
+    expect(tags.body.tags.map((tag: { name: string }) => tag.name)).toEqual(["trips"]);
+
+    await page.getByRole("button", { name: "Delete tag trips" }).click();
+    await page.getByRole("button", { name: "Delete tag", exact: true }).click();
+    await page.getByRole("heading", { name: "No tags yet" }).waitFor();
+    const note = await stack.api(`/api/notes/${noteId}`, { token: token() });
+    expect(note.body.note.tags).toEqual([]);
+  });
+
+  it("the connect page tells the person how to give an agent access", async () => {
+    await page.goto("/connect");
+    const text = await page.locator("main").innerText();
+    expect(text).toContain(person.email);
+    expect(text).toContain(`npm run identity -- user add ${person.email}`);
+    expect(text).toContain("npm run agent -- key save <key>");
+    expect(text).toContain("TOKEN=$(npm run -s agent -- token)");
+    expect(text).toContain(`BASE=${stack.app.url}`);
+    expect(text).toContain('curl -s "$BASE/api/notes?search=groceries" -H "x-session-token: $TOKEN"');
+    expect(await page.getByRole("link", { name: "/api/openapi.json" }).getAttribute("href")).toBe("/api/openapi.json");
+    expect(text).toContain("answer 401");
+    await screenshot(page, "connect", { fullPage: true });
+  });
+
+  it("deleting asks first, then the note is gone for the agent too", async () => {
+    await page.goto(`/notes/${noteId}`);
+    await editorBody(page).waitFor();
+    await page.getByRole("button", { name: "Delete note" }).click();
+    await page.getByRole("dialog").getByText("This cannot be undone").waitFor();
+    await page.getByRole("button", { name: "Cancel" }).click();
+    expect((await stack.api(`/api/notes/${noteId}`, { token: token() })).status).toBe(200);
+
+    await page.getByRole("button", { name: "Delete note" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Delete note" }).click();
+    await page.waitForURL(/\/notes$/);
+    await expect.poll(() => page.locator("[data-note-row]").filter({ hasText: "Trip to Lisbon" }).count()).toBe(0);
+    expect((await stack.api(`/api/notes/${noteId}`, { token: token() })).status).toBe(404);
+  });
+});
