@@ -1,0 +1,97 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { API_VERSION } from "@/lib/api/meta";
+import { toErrorResponse } from "@/lib/errors";
+import { MAX_BODY_BYTES } from "@/lib/http";
+import { parseNoteEtag } from "@/lib/notes/etag";
+import { NOTE_TOOLS, type NoteTool, type ToolContext, type ToolOutput } from "@/lib/mcp/tools";
+
+const INSTRUCTIONS =
+  "Notes and tags of the signed-in user, shared with people who edit the same notes in a browser. Read a note with get_note (Markdown by default) and pass its version as ifVersion to update_note or delete_note: a note someone changed meanwhile is never overwritten; the error then carries the current note to merge with.";
+
+/**
+ * The schema handed to the SDK for a tool: it advertises the tool's own JSON
+ * Schema in tools/list but lets any arguments through, because the tool
+ * validates with the REST schemas and must fail with the REST texts
+ * ("Invalid request body" and its details), not the SDK's.
+ */
+function advertisedSchema(tool: NoteTool) {
+  const { $schema: _ignored, ...jsonSchema } = z.toJSONSchema(tool.input, { io: "input", target: "draft-7", unrepresentable: "any" });
+  return z.looseObject({}).meta(jsonSchema);
+}
+
+const ADVERTISED = new Map(NOTE_TOOLS.map((tool) => [tool.name, advertisedSchema(tool)]));
+
+function toResult(output: ToolOutput): CallToolResult {
+  const json = { type: "text" as const, text: JSON.stringify(output.json, null, 2) };
+  if ("markdown" in output) {
+    return { content: [{ type: "text", text: output.markdown }, json], structuredContent: { ...output.json, markdown: output.markdown } };
+  }
+  return { content: [json], structuredContent: output.json };
+}
+
+/**
+ * A failure as a tool error carrying what the REST API would answer: the same
+ * `error` text first, then the whole body (details, the current note of a
+ * 412) with its HTTP status. The shared mapper also does the logging.
+ */
+async function toToolError(err: unknown): Promise<CallToolResult> {
+  const response = toErrorResponse(err);
+  const body = (await response.json()) as { error: string } & Record<string, unknown>;
+  const etag = response.headers.get("etag");
+  const detail: Record<string, unknown> = { status: response.status, ...body, ...(etag ? { version: parseNoteEtag(etag), etag } : {}) };
+  const content: CallToolResult["content"] = [{ type: "text", text: body.error }];
+  if (Object.keys(detail).length > 2) content.push({ type: "text", text: JSON.stringify(detail, null, 2) });
+  return { isError: true, content, structuredContent: detail };
+}
+
+/** An MCP server whose tools act for one authenticated user. */
+export function createNotesMcpServer(ctx: ToolContext): McpServer {
+  const server = new McpServer({ name: "notes", title: "Notes", version: API_VERSION }, { instructions: INSTRUCTIONS });
+  for (const tool of NOTE_TOOLS) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: ADVERTISED.get(tool.name),
+        annotations: {
+          title: tool.title,
+          readOnlyHint: tool.readOnly ?? false,
+          destructiveHint: tool.destructive ?? false,
+          openWorldHint: false,
+        },
+      },
+      async (args: Record<string, unknown>) => {
+        try {
+          return toResult(await tool.run(args, ctx));
+        } catch (err) {
+          return toToolError(err);
+        }
+      },
+    );
+  }
+  return server;
+}
+
+/**
+ * Answers one Streamable HTTP request, statelessly: a server and transport per
+ * request, JSON responses rather than SSE streams, so any instance of a
+ * serverless deployment can take any request.
+ */
+export async function handleMcpRequest(req: Request, ctx: ToolContext): Promise<Response> {
+  const server = createNotesMcpServer(ctx);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: MAX_BODY_BYTES,
+  });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(req);
+  } finally {
+    await server.close();
+  }
+}

@@ -1,0 +1,171 @@
+import { z } from "zod";
+import type { AuthContext } from "@/lib/auth/authenticate";
+import type { Db } from "@/lib/db/client";
+import { noteToMarkdown } from "@/lib/editor/markdown";
+import { MESSAGES, validationError } from "@/lib/errors";
+import { parseId } from "@/lib/http";
+import { noteEtag, versionFromIfMatch } from "@/lib/notes/etag";
+import { createNote, deleteNote, updateNote, type VersionedNote } from "@/lib/notes/mutations";
+import { getNoteOrThrow, listNotes } from "@/lib/notes/queries";
+import { ZCreateNoteSchema, ZListNotesQuerySchema, ZNoteFormatQuerySchema, ZUpdateNoteSchema } from "@/lib/notes/schemas";
+import { createTag } from "@/lib/tags/mutations";
+import { listTags } from "@/lib/tags/queries";
+import { ZCreateTagSchema } from "@/lib/tags/schemas";
+
+/** Whom a tool call acts for, exactly as for a REST request. */
+export type ToolContext = { user: AuthContext; db: Db };
+
+/** A tool's answer: JSON, or a Markdown document with JSON facts about it. */
+export type ToolOutput = { json: Record<string, unknown> } | { markdown: string; json: Record<string, unknown> };
+
+export type NoteTool = {
+  name: string;
+  title: string;
+  description: string;
+  /**
+   * The arguments as advertised in tools/list: the REST schemas the tool
+   * validates with, so the two describe the same thing.
+   */
+  input: z.ZodObject;
+  readOnly?: boolean;
+  destructive?: boolean;
+  run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
+};
+
+const ZNoteIdSchema = z.object({ id: z.guid().meta({ description: "The note's id." }) });
+
+/** The version a write must find, as REST's If-Match: by number, or by the ETag value itself. */
+const ZConditionSchema = z
+  .object({
+    ifVersion: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .meta({ description: "Write only if the note is still at this version (from get_note); otherwise the call fails with \"Note was modified\" and the current note." }),
+    etag: z.string().optional().meta({ description: "The same condition as an ETag value, e.g. \"v3\" in quotes, or * for any version." }),
+  })
+  .refine((args) => args.ifVersion === undefined || args.etag === undefined, {
+    message: "Give ifVersion or etag, not both",
+    path: ["etag"],
+  });
+
+const ZGetNoteArgsSchema = ZNoteIdSchema.extend({
+  format: ZNoteFormatQuerySchema.shape.format.meta({ description: "markdown (default): the note as Markdown, title as the first `# ` heading; json: the note as the REST API returns it." }),
+});
+
+/** Validates with a REST schema, failing exactly as the REST route does. */
+function parseWith<S extends z.ZodType>(schema: S, value: unknown, code: "INVALID_BODY" | "INVALID_QUERY"): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw validationError(code, parsed.error);
+  return parsed.data;
+}
+
+const noteId = (args: Record<string, unknown>) => parseId(typeof args.id === "string" ? args.id : "", MESSAGES.invalidNoteId);
+
+function ifVersionFrom(args: Record<string, unknown>): number | undefined {
+  const { ifVersion, etag } = parseWith(ZConditionSchema, { ifVersion: args.ifVersion, etag: args.etag }, "INVALID_BODY");
+  return etag === undefined ? ifVersion : versionFromIfMatch(etag);
+}
+
+const versioned = ({ note, version }: VersionedNote) => ({ note, version, etag: noteEtag(version) });
+
+// Everything but the id and the condition: the REST body.
+function bodyOf(args: Record<string, unknown>): Record<string, unknown> {
+  const { id: _id, ifVersion: _ifVersion, etag: _etag, ...body } = args;
+  return body;
+}
+
+export const NOTE_TOOLS: readonly NoteTool[] = [
+  {
+    name: "search_notes",
+    title: "Search notes",
+    description:
+      "List your notes, most recently updated first. search: whitespace-separated terms that must all occur (case-insensitively) in the title or text; tagId filters by tag; limit (1 to 500, default 100) and offset page through `total` matches.",
+    input: ZListNotesQuerySchema,
+    readOnly: true,
+    async run(args, { user, db }) {
+      // The REST query schema reads strings, as a query string has them.
+      const asQuery = Object.fromEntries(
+        Object.entries(args).map(([name, value]) => [name, typeof value === "number" ? String(value) : value]),
+      );
+      const query = parseWith(ZListNotesQuerySchema, asQuery, "INVALID_QUERY");
+      return { json: await listNotes(db, { userId: user.userId, ...query }) };
+    },
+  },
+  {
+    name: "get_note",
+    title: "Read a note",
+    description:
+      "Read one note, as Markdown by default (title as the first `# ` heading) or as JSON. Also gives its version: pass it as ifVersion to update_note or delete_note so you never overwrite someone else's edit.",
+    input: ZGetNoteArgsSchema,
+    readOnly: true,
+    async run(args, { user, db }) {
+      const id = noteId(args);
+      const { format = "markdown" } = parseWith(ZNoteFormatQuerySchema, { format: args.format }, "INVALID_QUERY");
+      const found = await getNoteOrThrow(db, { id, userId: user.userId });
+      if (format === "json") return { json: versioned(found) };
+      const { note, version } = found;
+      return {
+        markdown: await noteToMarkdown(note),
+        json: { id: note.id, title: note.title, version, etag: noteEtag(version), updatedAt: note.updatedAt, tags: note.tags },
+      };
+    },
+  },
+  {
+    name: "create_note",
+    title: "Create a note",
+    description:
+      "Create a note. Give the body as contentMarkdown (Markdown; converted to the editor's blocks, searchable text derived) or as content (BlockNote JSON), not both. tagIds assigns tags (see list_tags).",
+    input: ZCreateNoteSchema,
+    async run(args, { user, db }) {
+      const input = parseWith(ZCreateNoteSchema, args, "INVALID_BODY");
+      return { json: versioned(await createNote(db, { userId: user.userId, input })) };
+    },
+  },
+  {
+    name: "update_note",
+    title: "Update a note",
+    description:
+      "Change a note's title, body (contentMarkdown or content, not both), contentText or tags (tagIds replaces them). Pass the version you read as ifVersion: if the note changed since, nothing is written and the error carries the current note to merge with.",
+    input: z.object({ ...ZNoteIdSchema.shape, ...ZConditionSchema.shape, ...ZUpdateNoteSchema.shape }),
+    async run(args, { user, db }) {
+      const id = noteId(args);
+      const input = parseWith(ZUpdateNoteSchema, bodyOf(args), "INVALID_BODY");
+      const ifVersion = ifVersionFrom(args);
+      return { json: versioned(await updateNote(db, { id, userId: user.userId, input, ifVersion })) };
+    },
+  },
+  {
+    name: "delete_note",
+    title: "Delete a note",
+    description: "Delete a note for good. Pass the version you read as ifVersion to delete only if nobody changed it since.",
+    input: z.object({ ...ZNoteIdSchema.shape, ...ZConditionSchema.shape }),
+    destructive: true,
+    async run(args, { user, db }) {
+      const id = noteId(args);
+      await deleteNote(db, { id, userId: user.userId, ifVersion: ifVersionFrom(args) });
+      return { json: { deleted: id } };
+    },
+  },
+  {
+    name: "list_tags",
+    title: "List tags",
+    description: "List your tags by name, with the ids that create_note, update_note and search_notes take.",
+    input: z.object({}),
+    readOnly: true,
+    async run(_args, { user, db }) {
+      return { json: { tags: await listTags(db, { userId: user.userId }) } };
+    },
+  },
+  {
+    name: "create_tag",
+    title: "Create a tag",
+    description: "Create a tag. Names are unique per user, case-insensitively.",
+    input: ZCreateTagSchema,
+    async run(args, { user, db }) {
+      const input = parseWith(ZCreateTagSchema, args, "INVALID_BODY");
+      return { json: { tag: await createTag(db, { userId: user.userId, input }) } };
+    },
+  },
+];

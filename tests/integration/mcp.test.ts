@@ -1,0 +1,278 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_DB_KINDS } from "@/tests/helpers/env";
+import { startNotesStack, type NotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+
+type ToolResult = {
+  content: { type: string; text: string }[];
+  structuredContent?: Record<string, any>;
+  isError?: boolean;
+};
+
+const TOOLS = ["search_notes", "get_note", "create_note", "update_note", "delete_note", "list_tags", "create_tag"];
+
+describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
+  let stack: NotesStack;
+  const clients: Client[] = [];
+  beforeAll(async () => {
+    stack = await startNotesStack(kind);
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    await stack?.stop();
+  });
+
+  /** A real MCP client over Streamable HTTP, sending the session token like any agent would. */
+  async function connect(token?: string): Promise<Client> {
+    const client = new Client({ name: "notes-tests", version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(new URL("/api/mcp", stack.app.url), {
+      requestInit: { headers: token === undefined ? {} : { "x-session-token": token } },
+    });
+    await client.connect(transport);
+    clients.push(client);
+    return client;
+  }
+
+  async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
+    return (await client.callTool({ name, arguments: args })) as ToolResult;
+  }
+
+  function ok(result: ToolResult): Record<string, any> {
+    expect(result.isError, result.content[0]?.text).toBeFalsy();
+    return result.structuredContent!;
+  }
+
+  it("lists the seven tools, each described by the REST schemas it validates with", async () => {
+    const client = await connect(stack.freshUser().token());
+    expect(client.getServerVersion()).toMatchObject({ name: "notes" });
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOLS].sort());
+    const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+    const create = byName.create_note!.inputSchema as Record<string, any>;
+    expect(create.required).toEqual(["title"]);
+    expect(create.properties.title).toMatchObject({ type: "string", minLength: 1, maxLength: 500 });
+    expect(Object.keys(create.properties)).toEqual(["title", "content", "contentMarkdown", "contentText", "tagIds"]);
+    const update = byName.update_note!.inputSchema as Record<string, any>;
+    expect(update.required).toEqual(["id"]);
+    expect(update.properties.ifVersion).toMatchObject({ type: "integer" });
+    expect(update.properties).toHaveProperty("etag");
+    expect(update.properties).toHaveProperty("contentMarkdown");
+    const search = byName.search_notes!.inputSchema as Record<string, any>;
+    expect(search.properties.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 500 });
+    expect(byName.get_note!.annotations).toMatchObject({ readOnlyHint: true });
+    expect(byName.delete_note!.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+  });
+
+  it("create_note, get_note, search_notes: the same notes and shapes as the REST API", async () => {
+    const user = stack.freshUser();
+    const client = await connect(user.token());
+    const created = ok(await call(client, "create_note", { title: "From an agent", contentMarkdown: "# Plan\n\n* [ ] write *tests*" }));
+    expect(created).toMatchObject({ version: 1, etag: '"v1"' });
+    expect(created.note.contentText).toBe("Plan\nwrite tests");
+
+    const rest = await stack.api(`/api/notes/${created.note.id}`, { token: user.token() });
+    expect(rest.body.note).toEqual(created.note);
+
+    const markdown = await call(client, "get_note", { id: created.note.id });
+    const restMarkdown = await stack.api(`/api/notes/${created.note.id}?format=markdown`, { token: user.token() });
+    expect(markdown.content[0]!.text).toBe(restMarkdown.text);
+    expect(markdown.content[0]!.text).toBe("# From an agent\n\n# Plan\n\n* [ ] write *tests*\n");
+    expect(JSON.parse(markdown.content[1]!.text)).toMatchObject({ id: created.note.id, version: 1, etag: '"v1"' });
+    expect(markdown.structuredContent).toMatchObject({ version: 1, markdown: restMarkdown.text });
+
+    const json = ok(await call(client, "get_note", { id: created.note.id, format: "json" }));
+    expect(json).toEqual({ note: rest.body.note, version: 1, etag: '"v1"' });
+
+    const found = ok(await call(client, "search_notes", { search: "write tests", limit: 10 }));
+    const restFound = await stack.api("/api/notes?search=write%20tests&limit=10", { token: user.token() });
+    expect(found).toEqual(restFound.body);
+    expect(found.total).toBe(1);
+  });
+
+  it("update_note honours ifVersion and etag; a stale one fails with the current note and writes nothing", async () => {
+    const user = stack.freshUser();
+    const client = await connect(user.token());
+    const { note } = ok(await call(client, "create_note", { title: "Shared", contentText: "original" }));
+
+    const updated = ok(await call(client, "update_note", { id: note.id, ifVersion: 1, contentMarkdown: "agent **edit**" }));
+    expect(updated).toMatchObject({ version: 2, etag: '"v2"' });
+    expect(updated.note.contentText).toBe("agent edit");
+
+    // A person saves in the browser meanwhile.
+    const person = await stack.api(`/api/notes/${note.id}`, { method: "PATCH", token: user.token(), json: { title: "Person's title" } });
+
+    const stale = await call(client, "update_note", { id: note.id, ifVersion: 2, title: "Agent's title" });
+    expect(stale.isError).toBe(true);
+    expect(stale.content[0]!.text).toBe("Note was modified");
+    expect(stale.structuredContent).toEqual({ status: 412, error: "Note was modified", note: person.body.note, version: 3, etag: '"v3"' });
+    expect(JSON.parse(stale.content[1]!.text)).toEqual(stale.structuredContent);
+    expect((await stack.api(`/api/notes/${note.id}`, { token: user.token() })).body.note).toEqual(person.body.note);
+
+    expect(ok(await call(client, "update_note", { id: note.id, etag: '"v3"', title: "Merged" })).version).toBe(4);
+    expect(ok(await call(client, "update_note", { id: note.id, etag: "*", title: "Any" })).version).toBe(5);
+    expect(ok(await call(client, "update_note", { id: note.id, title: "Unconditional" })).version).toBe(6);
+    const garbage = await call(client, "update_note", { id: note.id, etag: "garbage", title: "No" });
+    expect(garbage.structuredContent).toMatchObject({ status: 412, error: "Note was modified" });
+  });
+
+  it("delete_note: a stale version keeps the note; the current one deletes it; then 404s", async () => {
+    const user = stack.freshUser();
+    const client = await connect(user.token());
+    const { note } = ok(await call(client, "create_note", { title: "Doomed" }));
+    await call(client, "update_note", { id: note.id, title: "Edited" });
+    const stale = await call(client, "delete_note", { id: note.id, ifVersion: 1 });
+    expect(stale.structuredContent).toMatchObject({ status: 412, error: "Note was modified", version: 2 });
+    expect((await stack.api(`/api/notes/${note.id}`, { token: user.token() })).status).toBe(200);
+
+    expect(ok(await call(client, "delete_note", { id: note.id, ifVersion: 2 }))).toEqual({ deleted: note.id });
+    for (const [name, args] of [
+      ["get_note", { id: note.id }],
+      ["update_note", { id: note.id, title: "x" }],
+      ["delete_note", { id: note.id }],
+    ] as const) {
+      const gone = await call(client, name, args);
+      expect(gone.isError).toBe(true);
+      expect(gone.content).toEqual([{ type: "text", text: "Note not found" }]);
+      expect(gone.structuredContent).toEqual({ status: 404, error: "Note not found" });
+    }
+  });
+
+  it("list_tags and create_tag; a duplicate name fails with the REST text", async () => {
+    const user = stack.freshUser();
+    const client = await connect(user.token());
+    const { tag } = ok(await call(client, "create_tag", { name: "  research  " }));
+    expect(tag.name).toBe("research");
+    const duplicate = await call(client, "create_tag", { name: "Research" });
+    expect(duplicate.content[0]!.text).toBe("A tag with this name already exists");
+    expect(duplicate.structuredContent).toEqual({ status: 409, error: "A tag with this name already exists" });
+    const listed = ok(await call(client, "list_tags"));
+    expect(listed).toEqual((await stack.api("/api/tags", { token: user.token() })).body);
+
+    const { note } = ok(await call(client, "create_note", { title: "Tagged", tagIds: [tag.id] }));
+    expect(note.tags).toEqual([tag]);
+    expect(ok(await call(client, "search_notes", { tagId: tag.id })).total).toBe(1);
+  });
+
+  it("invalid arguments fail with the REST texts and details, never reaching the data", async () => {
+    const user = stack.freshUser();
+    const client = await connect(user.token());
+    const cases: [string, Record<string, unknown>, string, string?][] = [
+      ["create_note", { title: "" }, "Invalid request body", "title"],
+      ["create_note", {}, "Invalid request body", "title"],
+      ["create_note", { title: "Both", content: [], contentMarkdown: "x" }, "Invalid request body", "contentMarkdown"],
+      ["create_note", { title: "Deep", contentMarkdown: ">".repeat(3000) }, "Invalid request body", "contentMarkdown"],
+      ["update_note", { id: "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10" }, "Invalid request body"],
+      ["update_note", { id: "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10", title: "x", ifVersion: 1, etag: '"v1"' }, "Invalid request body", "etag"],
+      ["update_note", { id: "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10", title: "x", ifVersion: "one" }, "Invalid request body", "ifVersion"],
+      ["get_note", { id: "nope" }, "Invalid note id"],
+      ["get_note", {}, "Invalid note id"],
+      ["get_note", { id: "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10", format: "html" }, "Invalid query parameters", "format"],
+      ["search_notes", { limit: 0 }, "Invalid query parameters", "limit"],
+      ["search_notes", { tagId: "not-a-uuid" }, "Invalid query parameters", "tagId"],
+      ["create_tag", { name: "" }, "Invalid request body", "name"],
+    ];
+    for (const [name, args, error, field] of cases) {
+      const result = await call(client, name, args);
+      expect(result.isError, `${name} ${JSON.stringify(args).slice(0, 80)}`).toBe(true);
+      expect(result.content[0]!.text).toBe(error);
+      expect(result.structuredContent).toMatchObject({ status: 400, error });
+      if (field) expect(result.structuredContent!.details.fieldErrors).toHaveProperty(field);
+    }
+    expect((await stack.api("/api/notes", { token: user.token() })).body.total).toBe(0);
+  });
+
+  it("acts only for the token's user: another user's note is not found", async () => {
+    const owner = stack.freshUser();
+    const other = stack.freshUser();
+    const { note } = ok(await call(await connect(owner.token()), "create_note", { title: "Private" }));
+    const client = await connect(other.token());
+    for (const [name, args] of [
+      ["get_note", { id: note.id }],
+      ["update_note", { id: note.id, title: "Hijack" }],
+      ["delete_note", { id: note.id }],
+    ] as const) {
+      expect((await call(client, name, args)).content[0]!.text).toBe("Note not found");
+    }
+    expect(ok(await call(client, "search_notes")).total).toBe(0);
+    expect((await stack.api(`/api/notes/${note.id}`, { token: owner.token() })).body.note.title).toBe("Private");
+  });
+
+  describe("authentication: the REST failures, before the MCP layer", () => {
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    };
+    const mcpHeaders = { accept: "application/json, text/event-stream" };
+
+    async function connectFails(token: string | undefined): Promise<StreamableHTTPError> {
+      const error = await connect(token).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect(error).toBeInstanceOf(StreamableHTTPError);
+      return error as StreamableHTTPError;
+    }
+
+    it("missing token: 401 Missing X-Session-Token header, without calling the identity service", async () => {
+      const before = stack.identity.calls;
+      const error = await connectFails(undefined);
+      expect(error.code).toBe(401);
+      expect(error.message).toContain(JSON.stringify({ error: "Missing X-Session-Token header" }));
+      const raw = await stack.api("/api/mcp", { method: "POST", json: initialize, headers: mcpHeaders });
+      expect(raw.status).toBe(401);
+      expect(raw.body).toEqual({ error: "Missing X-Session-Token header" });
+      expect(stack.identity.calls).toBe(before);
+    });
+
+    it("invalid token: 401 Invalid session token", async () => {
+      const error = await connectFails("st_forged");
+      expect(error.code).toBe(401);
+      expect(error.message).toContain(JSON.stringify({ error: "Invalid session token: Invalid or expired session token" }));
+      const raw = await stack.api("/api/mcp", { method: "POST", token: "st_forged", json: initialize, headers: mcpHeaders });
+      expect(raw.status).toBe(401);
+      expect(raw.body).toEqual({ error: "Invalid session token: Invalid or expired session token" });
+    });
+
+    it("unknown user: 401 User not found, with the email", async () => {
+      const body = { error: `User not found — sign up at ${stack.app.url} first`, email: "stranger@example.com" };
+      const error = await connectFails(stack.identity.tokenFor("stranger@example.com"));
+      expect(error.code).toBe(401);
+      expect(error.message).toContain(JSON.stringify(body));
+      const raw = await stack.api("/api/mcp", {
+        method: "POST",
+        token: stack.identity.tokenFor("stranger@example.com"),
+        json: initialize,
+        headers: mcpHeaders,
+      });
+      expect(raw.status).toBe(401);
+      expect(raw.body).toEqual(body);
+      expect(raw.headers.get("cache-control")).toBe("no-store");
+    });
+
+    it("a session that loses its token mid-way fails the next call with the same 401", async () => {
+      const user = stack.freshUser();
+      let token = user.token();
+      const client = new Client({ name: "notes-tests", version: "1.0.0" });
+      const transport = new StreamableHTTPClientTransport(new URL("/api/mcp", stack.app.url), {
+        fetch: (url, init) => fetch(url, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), "x-session-token": token } }),
+      });
+      await client.connect(transport);
+      clients.push(client);
+      expect((await client.listTools()).tools).toHaveLength(7);
+      token = "st_expired";
+      await expect(client.listTools()).rejects.toMatchObject({ code: 401 });
+    });
+  });
+
+  it("answers GET and DELETE with a JSON 405 (stateless: no stream, no session)", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const res = await stack.api("/api/mcp", { method, token: stack.freshUser().token(), headers: { accept: "text/event-stream" } });
+      expect(res.status).toBe(405);
+      expect(res.headers.get("allow")).toBe("POST");
+      expect(res.body.error).toContain(method);
+    }
+  });
+});
