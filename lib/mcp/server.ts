@@ -25,7 +25,7 @@ function advertisedSchema(tool: NoteTool) {
 const ADVERTISED = new Map(NOTE_TOOLS.map((tool) => [tool.name, advertisedSchema(tool)]));
 
 function toResult(output: ToolOutput): CallToolResult {
-  const json = { type: "text" as const, text: JSON.stringify(output.json, null, 2) };
+  const json = { type: "text" as const, text: JSON.stringify(output.json) };
   if ("markdown" in output) {
     return { content: [{ type: "text", text: output.markdown }, json], structuredContent: { ...output.json, markdown: output.markdown } };
   }
@@ -43,7 +43,7 @@ async function toToolError(err: unknown): Promise<CallToolResult> {
   const etag = response.headers.get("etag");
   const detail: Record<string, unknown> = { status: response.status, ...body, ...(etag ? { version: parseNoteEtag(etag), etag } : {}) };
   const content: CallToolResult["content"] = [{ type: "text", text: body.error }];
-  if (Object.keys(detail).length > 2) content.push({ type: "text", text: JSON.stringify(detail, null, 2) });
+  if (Object.keys(detail).length > 2) content.push({ type: "text", text: JSON.stringify(detail) });
   return { isError: true, content, structuredContent: detail };
 }
 
