@@ -253,6 +253,23 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
         </div>
       ) : null}
 
+      {saver.status === "error" && saver.error ? (
+        <div className="alert alert-error" role="alert">
+          {saver.error}{" "}
+          {saver.signedOut ? (
+            <>
+              <a href={`/sign-in?next=${encodeURIComponent(`/notes/${note.id}`)}`} target="_blank" rel="noopener">
+                Sign in in a new tab
+              </a>
+              , then{" "}
+            </>
+          ) : null}
+          <button type="button" className="btn btn-sm" onClick={() => void saver.retry()}>
+            Try again
+          </button>
+        </div>
+      ) : null}
+
       {deleteError ? (
         <p className="alert alert-error" role="alert">
           {deleteError}

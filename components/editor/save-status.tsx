@@ -8,13 +8,12 @@ const LABELS: Record<SaveStatus, string> = {
   error: "Not saved",
 };
 
-/** The autosave state, announced politely to screen readers. */
+/** The autosave state, announced politely to screen readers (an error's text is shown in an alert next to the editor). */
 export function SaveStatusIndicator({ status, error }: { status: SaveStatus; error: string | null }) {
   return (
     <span className="save-status" data-state={status} role="status" aria-live="polite" title={status === "error" && error ? error : undefined}>
       <span className="dot" aria-hidden="true" />
       <span data-testid="save-status">{LABELS[status]}</span>
-      {status === "error" && error ? <span className="sr-only">: {error}</span> : null}
     </span>
   );
 }

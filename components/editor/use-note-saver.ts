@@ -41,6 +41,7 @@ export function useNoteSaver({
   const [status, setStatus] = useState<SaveStatus>("saved");
   const [conflict, setConflict] = useState<EditorNote | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [signedOut, setSignedOut] = useState(false);
   const [updatedAt, setUpdatedAt] = useState(initialUpdatedAt);
 
   const version = useRef(initialVersion);
@@ -118,6 +119,7 @@ export function useNoteSaver({
       setStatus("conflict");
     } else {
       setError(result.message);
+      setSignedOut(result.error === "signed_out");
       setStatus("error");
     }
   }, [noteId]);
@@ -176,6 +178,15 @@ export function useNoteSaver({
     blocked.current = false;
   }, []);
 
+  /** After an error the person has dealt with (signed in again, say): save what is pending. */
+  const retry = useCallback(() => {
+    blocked.current = false;
+    setError(null);
+    setSignedOut(false);
+    if (!isDirty()) setStatus("saved");
+    return flush();
+  }, [flush]);
+
   const showConflict = useCallback((current: EditorNote) => {
     window.clearTimeout(timer.current);
     blocked.current = true;
@@ -214,6 +225,8 @@ export function useNoteSaver({
   return {
     status,
     error,
+    signedOut,
+    retry,
     conflict,
     updatedAt,
     version: () => version.current,

@@ -114,4 +114,28 @@ describe("editing while an agent writes the same note", () => {
     expect(note.contentText).toBe("Plain words from a script.");
     expect(note.content[0].type).toBe("paragraph");
   });
+
+  it("offline, it says so and retries; back online, the changes are saved", async () => {
+    const context = page.context();
+    await context.setOffline(true);
+    await typeAtEnd(" Written on a train.");
+    await expect.poll(() => page.getByTestId("save-status").textContent(), { timeout: 10_000 }).toBe("Offline, retrying");
+    await context.setOffline(false);
+    await waitForSaved(page, 40_000);
+    expect((await api(`/api/notes/${noteId}`)).body.note.contentText).toBe("Plain words from a script. Written on a train.");
+  });
+
+  it("signed out meanwhile, it keeps the text and saves after signing in again", async () => {
+    const context = page.context();
+    const cookies = await context.cookies();
+    await context.clearCookies();
+    await typeAtEnd(" After the session ended.");
+    await page.locator(".alert-error", { hasText: "You have been signed out" }).waitFor();
+    expect(await page.getByTestId("save-status").textContent()).toBe("Not saved");
+
+    await context.addCookies(cookies);
+    await page.getByRole("button", { name: "Try again" }).click();
+    await waitForSaved(page);
+    expect((await api(`/api/notes/${noteId}`)).body.note.contentText).toBe("Plain words from a script. Written on a train. After the session ended.");
+  });
 });
