@@ -22,6 +22,7 @@ describe("browser accounts", () => {
 
     await page.goto("/");
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("Notes for you and your agents");
+    await screenshot(page, "landing");
     await page.getByRole("link", { name: "Sign up" }).click();
     await page.waitForURL(/\/sign-up$/);
     await page.getByLabel("Email").fill(email);
@@ -47,6 +48,7 @@ describe("browser accounts", () => {
     await page.getByTestId("outbox-message").first().getByRole("link", { name: "Verify email" }).click();
     await page.waitForURL(/\/sign-in\?verified=1/);
     expect(await page.getByText("Your email is verified").count()).toBe(1);
+    await screenshot(page, "sign-in-verified");
 
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password", { exact: true }).fill(password);
