@@ -53,7 +53,7 @@ function buildApp(): void {
   if (args["skip-build"] && existsSync(path.join(".next-bench", "BUILD_ID"))) return;
   log("building the production app into .next-bench");
   const result = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], {
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", NEXT_SKIP_TYPECHECK: "1" },
     encoding: "utf8",
   });
   if (result.status !== 0) throw new Error(`next build failed:\n${result.stdout}\n${result.stderr}`);
@@ -107,6 +107,13 @@ async function runPostgres(report: BenchReport): Promise<BenchReport["postgres"]
       await migrateDatabase({ postgresUrl: databaseUrl });
       log(`loading ${config.totalNotes} notes into ${name}`);
       loaded = await loadBenchData(pool, { users, totalNotes: config.totalNotes, seed: config.seed }, log);
+      // The naive floor is the obvious query over trigram indexes on the text
+      // columns; the app does not use (or keep) them, so they exist only here.
+      const started = Date.now();
+      await pool.query("CREATE INDEX IF NOT EXISTS bench_naive_title_trgm ON notes USING gin (title gin_trgm_ops)");
+      await pool.query("CREATE INDEX IF NOT EXISTS bench_naive_content_text_trgm ON notes USING gin (content_text gin_trgm_ops)");
+      await pool.query("ANALYZE notes");
+      log(`trigram indexes for the naive floor built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     }
     stack = await startBenchStack({ databaseUrl, workDir, emails: users.map((u) => u.email) });
     const floors = await measureFloors(stack, loaded[0]!);

@@ -5,6 +5,7 @@ import { requestSessionToken } from "@/identity/agent";
 import { addPartnerKey } from "@/identity/partners";
 import { IdentityStore } from "@/identity/store";
 import { addUserKey } from "@/identity/users";
+import { SERVER_NODE_ARGS } from "@/scripts/lib/server-options";
 import { freePort, ROOT, startTestApp, stopProcess, type TestApp } from "@/tests/helpers/test-app";
 
 /** The production app and the project's own identity service, as separate processes. */
@@ -19,7 +20,7 @@ export type BenchStack = {
   stop(): Promise<void>;
 };
 
-export async function startBenchStack(options: { databaseUrl: string; workDir: string; emails: string[] }): Promise<BenchStack> {
+export async function startBenchStack(options: { databaseUrl: string; workDir: string; emails: string[]; nodeArgs?: string[] }): Promise<BenchStack> {
   const identityDir = path.join(options.workDir, "identity");
   const store = await IdentityStore.open(identityDir);
   const { partnerKey } = await addPartnerKey(store, { email: "bench-partner@example.com" });
@@ -43,7 +44,7 @@ export async function startBenchStack(options: { databaseUrl: string; workDir: s
       IDENTITY_PARTNER_KEY: partnerKey,
       LOG_LEVEL: "silent",
       DATABASE_POOL_MAX: "10",
-    });
+    }, { nodeArgs: [...SERVER_NODE_ARGS, ...(options.nodeArgs ?? [])] });
   } catch (err) {
     await stopProcess(identity);
     throw err;

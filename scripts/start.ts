@@ -5,6 +5,7 @@ import path from "node:path";
 import { parseDatabaseUrl } from "@/lib/db/config";
 import { migrateDatabaseTarget } from "@/lib/db/migrate";
 import { getEnv } from "@/lib/env";
+import { SERVER_NODE_ARGS } from "./lib/server-options";
 
 const root = process.cwd();
 
@@ -16,7 +17,7 @@ async function main(): Promise<void> {
   const { applied } = await migrateDatabaseTarget(parseDatabaseUrl(env.DATABASE_URL));
   for (const name of applied) process.stdout.write(`Applied migration ${name}\n`);
 
-  const child = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(env.PORT)], {
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(env.PORT)], {
     stdio: "inherit",
     env: { ...process.env, NODE_ENV: "production" },
   });

@@ -20,8 +20,8 @@ export type MigrationOptions = {
   projectRoot?: string;
 };
 
-/** Extensions the schema relies on (citext columns, trigram indexes); the first migration creates them. */
-export const REQUIRED_EXTENSIONS = ["citext", "pg_trgm"] as const;
+/** Extensions the schema relies on (citext columns, trigram and btree_gin indexes); the migrations create them. */
+export const REQUIRED_EXTENSIONS = ["btree_gin", "citext", "pg_trgm"] as const;
 
 const SCHEMA_PATH = path.join("prisma", "schema.prisma");
 const MIGRATIONS_PATH = path.join("prisma", "migrations");

@@ -1,13 +1,14 @@
 import fs from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { citext } from "@electric-sql/pglite/contrib/citext";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { lockDataDir } from "@/lib/db/data-dir-lock";
 
 export { DatabaseLockedError } from "@/lib/db/data-dir-lock";
 
-// Emails and tag names are citext; search uses trigram indexes.
-const extensions = { citext, pg_trgm };
+// Emails and tag names are citext; search uses trigram and btree_gin indexes.
+const extensions = { btree_gin, citext, pg_trgm };
 
 /**
  * Opens the embedded database with the extensions the schema needs. `dataDir`

@@ -142,8 +142,9 @@ async function runScript(pglite: PGlite, script: string): Promise<void> {
   }
 }
 
+// A PostgreSQL error from PGlite or from `pg`, in the shape the engine reports.
 function toDriverError(error: unknown): unknown {
-  if (!(error instanceof messages.DatabaseError)) return error;
+  if (!(error instanceof messages.DatabaseError) && !(error instanceof pg.DatabaseError)) return error;
   return new DriverAdapterError({
     kind: "postgres",
     code: error.code ?? "N/A",
@@ -159,7 +160,24 @@ function toDriverError(error: unknown): unknown {
 export function postgresAdapterFactory(url: string): SqlMigrationAwareDriverAdapterFactory {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   readCharColumnsAsText(pool);
-  return new PrismaPg(pool, { disposeExternalPool: true });
+  const base = new PrismaPg(pool, { disposeExternalPool: true });
+  return {
+    provider: base.provider,
+    adapterName: base.adapterName,
+    connect: async () => overriding(await base.connect(), { executeScript: (script) => runPostgresScript(pool, script) }),
+    connectToShadowDb: () => base.connectToShadowDb(),
+  };
+}
+
+// PrismaPg splits a script on every ";", which breaks function bodies ($$ … $$)
+// and semicolons in comments. The server takes the whole script as one
+// multi-statement query, as `prisma migrate deploy` sends it.
+async function runPostgresScript(pool: pg.Pool, script: string): Promise<void> {
+  try {
+    await pool.query(script);
+  } catch (error) {
+    throw toDriverError(error);
+  }
 }
 
 // Reading a schema queries catalog columns of type "char" (pg_class.relkind and

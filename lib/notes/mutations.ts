@@ -3,7 +3,8 @@ import { contentToText } from "@/lib/editor/content-text";
 import { markdownToBlocks, MarkdownConversionError } from "@/lib/editor/markdown";
 import { AppError, MESSAGES } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
-import { NOTE_TAGS_INCLUDE, serializeNoteWithTags } from "@/lib/notes/serialize";
+import { addToVocabulary, reindexNote, searchColumns } from "@/lib/notes/search-index";
+import { NOTE_OMIT, NOTE_TAGS_INCLUDE, serializeNoteWithTags } from "@/lib/notes/serialize";
 import { noteEtag } from "@/lib/notes/etag";
 
 /** JSON null must be spelled Prisma.JsonNull for a Json column. */
@@ -69,6 +70,8 @@ export async function createNote(db: Db, { userId, input }: CreateNoteOptions): 
  */
 export async function insertNote(tx: Prisma.TransactionClient, { userId, input: given }: CreateNoteOptions): Promise<VersionedNote> {
   const input = await resolveMarkdownBody(given);
+  const search = searchColumns(input.title, input.contentText ?? "");
+  await addToVocabulary(tx, search.searchTokens);
   const tagIds = await ownedTagIds(tx, userId, input.tagIds);
   // One timestamp for both, so updatedAt equals createdAt on a new note.
   const now = new Date();
@@ -80,9 +83,11 @@ export async function insertNote(tx: Prisma.TransactionClient, { userId, input: 
       contentText: input.contentText ?? "",
       createdAt: now,
       updatedAt: now,
+      searchTokens: search.searchTokens,
+      searchOverflow: search.searchOverflow,
       tags: { create: tagIds.map((tagId) => ({ tagId })) },
     },
-    include: NOTE_TAGS_INCLUDE,
+    include: NOTE_TAGS_INCLUDE, omit: NOTE_OMIT,
   });
   return { note: serializeNoteWithTags(note), version: note.version };
 }
@@ -120,7 +125,10 @@ export async function updateNote(db: Db, { id, userId, input: given, ifVersion }
       await tx.noteTag.deleteMany({ where: { noteId: id } });
       if (tagIds.length > 0) await tx.noteTag.createMany({ data: tagIds.map((tagId) => ({ noteId: id, tagId })) });
     }
-    const note = await tx.note.findUniqueOrThrow({ where: { id }, include: NOTE_TAGS_INCLUDE });
+    const note = await tx.note.findUniqueOrThrow({ where: { id }, include: NOTE_TAGS_INCLUDE, omit: NOTE_OMIT });
+    // Tokens come from the row as written (this transaction holds its lock), so
+    // a concurrent write to the other text field cannot leave them stale.
+    if (input.title !== undefined || input.contentText !== undefined) await reindexNote(tx, note);
     return { note: serializeNoteWithTags(note), version: note.version };
   }, TRANSACTION_OPTIONS);
 }
@@ -136,7 +144,7 @@ export async function deleteNote(
 
 /** After a conditional write touched nothing: 404 when the note is gone, else 412 with the current note. */
 async function missingOrModified(db: DbClient, { id, userId }: { id: string; userId: string }): Promise<AppError> {
-  const current = await db.note.findFirst({ where: { id, userId }, include: NOTE_TAGS_INCLUDE });
+  const current = await db.note.findFirst({ where: { id, userId }, include: NOTE_TAGS_INCLUDE, omit: NOTE_OMIT });
   if (!current) return notFound();
   return new AppError("PRECONDITION_FAILED", {
     userMessage: MESSAGES.noteModified,

@@ -1,7 +1,18 @@
 import { Prisma, type DbClient } from "@/lib/db/client";
 import { AppError, MESSAGES } from "@/lib/errors";
+import { encodeCursor, type NoteCursor } from "@/lib/notes/cursor";
 import type { TNote } from "@/lib/notes/schemas";
-import { NOTE_TAGS_INCLUDE, serializeNote, serializeNoteWithTags, TAG_SELECT, type NoteRow, type TagRow } from "@/lib/notes/serialize";
+import {
+  escapeLikePattern,
+  MAX_INDEXED_TOKEN_LENGTH,
+  MIN_TOKEN_TERM_LENGTH,
+  normalizeTerm,
+  searchTerms,
+} from "@/lib/notes/search-tokens";
+import { NOTE_OMIT, NOTE_TAGS_INCLUDE, serializeNoteWithTags } from "@/lib/notes/serialize";
+
+export { escapeLikePattern, searchTerms } from "@/lib/notes/search-tokens";
+
 
 export type ListNotesOptions = {
   userId: string;
@@ -10,66 +21,135 @@ export type ListNotesOptions = {
   tagId?: string;
   limit: number;
   offset: number;
+  cursor?: NoteCursor;
 };
 
-export type NoteList = { notes: TNote[]; total: number };
+export type NoteList = { notes: TNote[]; total: number; nextCursor?: string };
 
-/** Splits a search into its terms; empty when there is nothing to match. */
-export function searchTerms(search: string | undefined): string[] {
-  return (search ?? "").split(/\s+/).filter((term) => term.length > 0);
-}
+/** A page already serialized by the database, for handlers that pass it straight through. */
+export type NoteListJson = { notesJson: string; total: number; nextCursor?: string };
 
-/** Makes `%`, `_` and `\` match themselves in a LIKE pattern (backslash is PostgreSQL's default escape). */
-export function escapeLikePattern(term: string): string {
-  return term.replace(/[\\%_]/g, (char) => `\\${char}`);
-}
+// Timestamps exactly as Date.prototype.toISOString writes them.
+const isoTimestamp = (column: Prisma.Sql) => Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-function notesFilter({ userId, search, tagId }: Pick<ListNotesOptions, "userId" | "search" | "tagId">): Prisma.Sql {
-  const conditions = [Prisma.sql`n.user_id = ${userId}::uuid`];
-  if (tagId) {
-    conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM note_tags nt WHERE nt.note_id = n.id AND nt.tag_id = ${tagId}::uuid)`);
+const textMatch = (term: string) => {
+  const pattern = `%${escapeLikePattern(term)}%`;
+  return Prisma.sql`(n.title ILIKE ${pattern} OR n.content_text ILIKE ${pattern})`;
+};
+
+/** The notes holding a token that contains the (lower-cased) term, through the vocabulary. */
+const tokenMatch = (normalized: string) =>
+  Prisma.sql`n.search_tokens && (SELECT coalesce(array_agg(v.token), '{}'::text[]) FROM search_vocabulary v WHERE v.token LIKE ${`%${escapeLikePattern(normalized)}%`})`;
+
+/**
+ * The filters as one or two disjoint branches, each a WHERE clause. Without a
+ * search there is one. With a search, notes whose tokens were all indexed are
+ * matched through the token index (terms too short to narrow the vocabulary
+ * fall back to their text), and the few notes holding an over-long token are
+ * matched on their text. Keeping the two apart lets the common case run on the
+ * index alone, without reading any note's tokens or text.
+ */
+function filterBranches(options: Pick<ListNotesOptions, "userId" | "search" | "tagId" | "cursor">): Prisma.Sql[] {
+  const base = [Prisma.sql`n.user_id = ${options.userId}::uuid`];
+  if (options.tagId) {
+    base.push(Prisma.sql`EXISTS (SELECT 1 FROM note_tags nt WHERE nt.note_id = n.id AND nt.tag_id = ${options.tagId}::uuid)`);
   }
-  for (const term of searchTerms(search)) {
-    const pattern = `%${escapeLikePattern(term)}%`;
-    conditions.push(Prisma.sql`(n.title ILIKE ${pattern} OR n.content_text ILIKE ${pattern})`);
+  if (options.cursor) {
+    base.push(Prisma.sql`(n.updated_at, n.id) < (${options.cursor.updatedAt}::timestamptz, ${options.cursor.id}::uuid)`);
   }
-  return Prisma.join(conditions, " AND ");
+  const terms = searchTerms(options.search);
+  if (terms.length === 0) return [Prisma.join(base, " AND ")];
+
+  const overflow = [...base, Prisma.sql`n.search_overflow`, ...terms.map(textMatch)];
+  // A term longer than any indexed token can only occur inside an over-long one.
+  if (terms.some((term) => normalizeTerm(term).length > MAX_INDEXED_TOKEN_LENGTH)) return [Prisma.join(overflow, " AND ")];
+  const indexed = [
+    ...base,
+    Prisma.sql`NOT n.search_overflow`,
+    ...terms.map((term) => {
+      const normalized = normalizeTerm(term);
+      return normalized.length < MIN_TOKEN_TERM_LENGTH ? textMatch(term) : tokenMatch(normalized);
+    }),
+  ];
+  return [Prisma.join(indexed, " AND "), Prisma.join(overflow, " AND ")];
 }
 
-/** A page of the user's notes, most recently updated first (ties by id), with the exact total. */
-export async function listNotes(db: DbClient, options: ListNotesOptions): Promise<NoteList> {
-  const where = notesFilter(options);
-  const [rows, counted] = await Promise.all([
-    db.$queryRaw<NoteRow[]>`
-      SELECT n.id, n.title, n.content, n.content_text AS "contentText", n.created_at AS "createdAt", n.updated_at AS "updatedAt"
-      FROM notes n
-      WHERE ${where}
-      ORDER BY n.updated_at DESC, n.id DESC
-      LIMIT ${options.limit} OFFSET ${options.offset}`,
-    db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM notes n WHERE ${where}`,
+/**
+ * The exact number of notes matching the filters. Without a search it comes
+ * from counters that triggers keep in the same transaction as every write, so
+ * a large account's total costs no counting.
+ */
+async function countNotes(db: DbClient, options: ListNotesOptions): Promise<number> {
+  if (searchTerms(options.search).length === 0) {
+    const rows = options.tagId
+      ? await db.$queryRaw<{ total: number }[]>`SELECT note_count AS total FROM tags WHERE id = ${options.tagId}::uuid AND user_id = ${options.userId}::uuid`
+      : await db.$queryRaw<{ total: number }[]>`SELECT note_count AS total FROM users WHERE id = ${options.userId}::uuid`;
+    return Number(rows[0]?.total ?? 0);
+  }
+  const counts = filterBranches({ ...options, cursor: undefined }).map((where) => Prisma.sql`(SELECT count(*) FROM notes n WHERE ${where})`);
+  const rows = await db.$queryRaw<{ total: number }[]>`SELECT (${Prisma.join(counts, " + ")})::int AS total`;
+  return Number(rows[0]?.total ?? 0);
+}
+
+/**
+ * A page of the user's notes, most recently updated first (ties by id), with
+ * the exact total, serialized to JSON by the database itself: a page of large
+ * notes is passed on as one string rather than decoded and encoded again.
+ */
+export async function listNotesJson(db: DbClient, options: ListNotesOptions): Promise<NoteListJson> {
+  // One row past the page tells whether a next page exists.
+  const take = options.limit + 1;
+  const wheres = filterBranches(options);
+  const order = Prisma.sql`ORDER BY updated_at DESC, id DESC LIMIT ${take} OFFSET ${options.offset}`;
+  // Two branches are merged: each gives its first offset + limit + 1 rows, in order.
+  const fetched =
+    wheres.length === 1
+      ? Prisma.sql`SELECT n.id, n.updated_at FROM notes n WHERE ${wheres[0]!} ${order}`
+      : Prisma.sql`${Prisma.join(
+          wheres.map((where) => Prisma.sql`(SELECT n.id, n.updated_at FROM notes n WHERE ${where} ORDER BY n.updated_at DESC, n.id DESC LIMIT ${take + options.offset})`),
+          " UNION ALL ",
+        )} ${order}`;
+  const [pageRows, total] = await Promise.all([
+    db.$queryRaw<{ notes: string; next_updated_at: string | null; next_id: string | null; fetched: bigint | number }[]>`
+      WITH fetched AS (${fetched}),
+      page AS (
+        SELECT n.id, n.title, n.content, n.content_text, n.created_at, n.updated_at,
+               row_number() OVER (ORDER BY n.updated_at DESC, n.id DESC) AS position
+        FROM fetched f JOIN notes n ON n.id = f.id
+      )
+      SELECT
+        coalesce(json_agg(json_build_object(
+          'id', p.id,
+          'title', p.title,
+          'content', p.content,
+          'contentText', p.content_text,
+          'createdAt', ${isoTimestamp(Prisma.sql`p.created_at`)},
+          'updatedAt', ${isoTimestamp(Prisma.sql`p.updated_at`)},
+          'tags', (
+            SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'createdAt', ${isoTimestamp(Prisma.sql`t.created_at`)}) ORDER BY t.name, t.id), '[]'::json)
+            FROM note_tags nt JOIN tags t ON t.id = nt.tag_id
+            WHERE nt.note_id = p.id
+          )
+        ) ORDER BY p.updated_at DESC, p.id DESC) FILTER (WHERE p.position <= ${options.limit}), '[]'::json)::text AS notes,
+        max(${isoTimestamp(Prisma.sql`p.updated_at`)}) FILTER (WHERE p.position = ${options.limit}) AS next_updated_at,
+        max(p.id::text) FILTER (WHERE p.position = ${options.limit}) AS next_id,
+        count(*) AS fetched
+      FROM page p`,
+    countNotes(db, options),
   ]);
-  const tagsByNote = await loadTags(db, rows.map((row) => row.id));
+  const row = pageRows[0]!;
+  const hasMore = Number(row.fetched) > options.limit;
   return {
-    notes: rows.map((row) => serializeNote(row, tagsByNote.get(row.id) ?? [])),
-    total: Number(counted[0]?.total ?? 0),
+    notesJson: row.notes,
+    total,
+    nextCursor: hasMore && row.next_updated_at && row.next_id ? encodeCursor({ updatedAt: row.next_updated_at, id: row.next_id }) : undefined,
   };
 }
 
-/** Tags of many notes in one query, alphabetically per note. */
-async function loadTags(db: DbClient, noteIds: string[]): Promise<Map<string, TagRow[]>> {
-  const byNote = new Map<string, TagRow[]>();
-  if (noteIds.length === 0) return byNote;
-  const links = await db.noteTag.findMany({
-    where: { noteId: { in: noteIds } },
-    select: { noteId: true, tag: { select: TAG_SELECT } },
-    orderBy: { tag: { name: "asc" } },
-  });
-  for (const link of links) {
-    const list = byNote.get(link.noteId);
-    if (list) list.push(link.tag);
-    else byNote.set(link.noteId, [link.tag]);
-  }
-  return byNote;
+/** A page of the user's notes as objects (see listNotesJson). */
+export async function listNotes(db: DbClient, options: ListNotesOptions): Promise<NoteList> {
+  const { notesJson, total, nextCursor } = await listNotesJson(db, options);
+  return { notes: JSON.parse(notesJson) as TNote[], total, ...(nextCursor ? { nextCursor } : {}) };
 }
 
 export async function getNoteOrThrow(
@@ -77,7 +157,7 @@ export async function getNoteOrThrow(
   { id, userId }: { id: string; userId: string },
 ): Promise<{ note: TNote; version: number }> {
   // Ownership is part of the lookup: another user's note is indistinguishable from a missing one.
-  const note = await db.note.findFirst({ where: { id, userId }, include: NOTE_TAGS_INCLUDE });
+  const note = await db.note.findFirst({ where: { id, userId }, include: NOTE_TAGS_INCLUDE, omit: NOTE_OMIT });
   if (!note) throw new AppError("NOT_FOUND", { userMessage: MESSAGES.noteNotFound });
   return { note: serializeNoteWithTags(note), version: note.version };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { decodeCursor } from "@/lib/notes/cursor";
 import { ZTagSchema } from "@/lib/tags/schemas";
 
 /** Query-string integer: digits only, so "abc", "1.5" and "-1" are 400s rather than coerced. */
@@ -28,6 +29,15 @@ export const ZListNotesQuerySchema = z.object({
     maximum: LIST_LIMIT_MAX,
     default: LIST_LIMIT_DEFAULT,
   }),
+  cursor: z
+    .string()
+    .transform((value, ctx) => {
+      const cursor = decodeCursor(value);
+      if (!cursor) ctx.addIssue({ code: "custom", message: "Not a cursor from a previous page's nextCursor" });
+      return cursor ?? z.NEVER;
+    })
+    .optional()
+    .meta({ description: "Continue after the page that returned this nextCursor (constant time at any depth)." }),
   offset: queryInt(0, 2_147_483_647, 0).meta({ description: "Notes to skip.", type: "integer", minimum: 0, default: 0 }),
 });
 export type TListNotesQuery = z.infer<typeof ZListNotesQuerySchema>;
@@ -139,4 +149,5 @@ export type TNoteFormat = NonNullable<z.infer<typeof ZNoteFormatQuerySchema>["fo
 export const ZNoteListResponseSchema = z.object({
   notes: z.array(ZNoteSchema),
   total: z.number().int().meta({ description: "Notes matching the filters across all pages." }),
+  nextCursor: z.string().optional().meta({ description: "Present when more notes follow: pass it as `cursor` for the next page." }),
 });

@@ -4,6 +4,9 @@ import type { TTag } from "@/lib/tags/schemas";
 /** Tag columns selected wherever a note's tags are read. */
 export const TAG_SELECT = { id: true, name: true, createdAt: true } as const;
 
+/** Search columns are for the database's own use: reads leave them out. */
+export const NOTE_OMIT = { searchTokens: true, searchOverflow: true } as const;
+
 /** Relation include that loads a note's tags, alphabetically. */
 export const NOTE_TAGS_INCLUDE = {
   tags: { select: { tag: { select: TAG_SELECT } }, orderBy: { tag: { name: "asc" } } },

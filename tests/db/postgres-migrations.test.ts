@@ -33,8 +33,8 @@ describe.skipIf(!adminUrl)("migrateDatabase on PostgreSQL", () => {
 
       expect(await migrateDatabase({ postgresUrl })).toEqual({ applied: [] });
 
-      await withDatabase(postgresUrl, (client) => client.query("DROP INDEX notes_title_idx"));
-      expect(await diffDatabaseToSchema({ postgresUrl })).toContain('CREATE INDEX "notes_title_idx"');
+      await withDatabase(postgresUrl, (client) => client.query("DROP INDEX notes_user_id_search_tokens_idx"));
+      expect(await diffDatabaseToSchema({ postgresUrl })).toContain('CREATE INDEX "notes_user_id_search_tokens_idx"');
     } finally {
       await withDatabase(adminUrl!, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     }

@@ -1,5 +1,4 @@
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { testEnv } from "./env";
 
@@ -10,7 +9,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
  * `next start`, as users do. TEST_SKIP_BUILD=1 reuses an existing build.
  */
 export default async function setup(): Promise<void> {
-  if (testEnv.TEST_SKIP_BUILD && existsSync(path.join(ROOT, ".next/BUILD_ID"))) return;
+  if (testEnv.TEST_SKIP_BUILD) return;
   const started = Date.now();
   const result = spawnSync(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], {
     cwd: ROOT,

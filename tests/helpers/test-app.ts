@@ -27,9 +27,10 @@ export async function freePort(): Promise<number> {
  * Runs the production build (`next start`) on a free loopback port with the
  * given settings, as a real separate process.
  */
-export async function startTestApp(env: Record<string, string | undefined>): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string | undefined>, options: { nodeArgs?: string[] } = {}): Promise<TestApp> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const args = [...(options.nodeArgs ?? []), path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", APP_URL: "", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,19 +1,24 @@
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { withAuth } from "@/lib/auth/with-auth";
-import { jsonResponse } from "@/lib/errors";
+import { NO_STORE } from "@/lib/errors";
 import { parseJsonBody, parseQuery } from "@/lib/http";
 import { idempotent, readIdempotencyKey } from "@/lib/idempotency/idempotency";
 import { noteEtag } from "@/lib/notes/etag";
 import { insertNote, resolveMarkdownBody } from "@/lib/notes/mutations";
-import { listNotes } from "@/lib/notes/queries";
+import { listNotesJson } from "@/lib/notes/queries";
 import { ZCreateNoteSchema, ZListNotesQuerySchema } from "@/lib/notes/schemas";
 
 export const dynamic = "force-dynamic";
 
-// GET /api/notes – a page of the user's notes, with search, tag filter and total
+// GET /api/notes – a page of the user's notes, with search, tag filter, total and a cursor to the next page
 export const GET = withAuth(async ({ req, user, db }) => {
   const query = parseQuery(req, ZListNotesQuerySchema);
-  return jsonResponse(await listNotes(db, { userId: user.userId, ...query }));
+  const page = await listNotesJson(db, { userId: user.userId, ...query });
+  // The page arrives serialized by the database; it is passed through, not parsed and re-encoded.
+  const cursor = page.nextCursor ? `,"nextCursor":${JSON.stringify(page.nextCursor)}` : "";
+  return new Response(`{"notes":${page.notesJson},"total":${page.total}${cursor}}`, {
+    headers: { "Content-Type": "application/json", ...NO_STORE },
+  });
 });
 
 // POST /api/notes – create a note (content as BlockNote JSON or Markdown); an Idempotency-Key makes retries safe
