@@ -37,9 +37,15 @@ const textMatch = (term: string) => {
   return Prisma.sql`(n.title ILIKE ${pattern} OR n.content_text ILIKE ${pattern})`;
 };
 
-/** The notes holding a token that contains the (lower-cased) term, through the vocabulary. */
-const tokenMatch = (normalized: string) =>
-  Prisma.sql`n.search_tokens && (SELECT coalesce(array_agg(v.token), '{}'::text[]) FROM search_vocabulary v WHERE v.token LIKE ${`%${escapeLikePattern(normalized)}%`})`;
+/**
+ * The notes holding a token that contains the (lower-cased) term, through the
+ * vocabulary. As a plain `&&` the token index answers it; wrapped, it becomes a
+ * per-note test, for walking the list order instead.
+ */
+const tokenMatch = (normalized: string, useIndex: boolean) => {
+  const overlap = Prisma.sql`n.search_tokens && (SELECT coalesce(array_agg(v.token), '{}'::text[]) FROM search_vocabulary v WHERE v.token LIKE ${`%${escapeLikePattern(normalized)}%`})`;
+  return useIndex ? overlap : Prisma.sql`coalesce(${overlap}, false)`;
+};
 
 /**
  * The filters as one or two disjoint branches, each a WHERE clause. Without a
@@ -49,7 +55,7 @@ const tokenMatch = (normalized: string) =>
  * matched on their text. Keeping the two apart lets the common case run on the
  * index alone, without reading any note's tokens or text.
  */
-function filterBranches(options: Pick<ListNotesOptions, "userId" | "search" | "tagId" | "cursor">): Prisma.Sql[] {
+function filterBranches(options: Pick<ListNotesOptions, "userId" | "search" | "tagId" | "cursor">, useIndex = true): Prisma.Sql[] {
   const base = [Prisma.sql`n.user_id = ${options.userId}::uuid`];
   if (options.tagId) {
     base.push(Prisma.sql`EXISTS (SELECT 1 FROM note_tags nt WHERE nt.note_id = n.id AND nt.tag_id = ${options.tagId}::uuid)`);
@@ -68,7 +74,7 @@ function filterBranches(options: Pick<ListNotesOptions, "userId" | "search" | "t
     Prisma.sql`NOT n.search_overflow`,
     ...terms.map((term) => {
       const normalized = normalizeTerm(term);
-      return normalized.length < MIN_TOKEN_TERM_LENGTH ? textMatch(term) : tokenMatch(normalized);
+      return normalized.length < MIN_TOKEN_TERM_LENGTH ? textMatch(term) : tokenMatch(normalized, useIndex);
     }),
   ];
   return [Prisma.join(indexed, " AND "), Prisma.join(overflow, " AND ")];
@@ -80,16 +86,22 @@ function filterBranches(options: Pick<ListNotesOptions, "userId" | "search" | "t
  * a large account's total costs no counting.
  */
 async function countNotes(db: DbClient, options: ListNotesOptions): Promise<number> {
-  if (searchTerms(options.search).length === 0) {
-    const rows = options.tagId
-      ? await db.$queryRaw<{ total: number }[]>`SELECT note_count AS total FROM tags WHERE id = ${options.tagId}::uuid AND user_id = ${options.userId}::uuid`
-      : await db.$queryRaw<{ total: number }[]>`SELECT note_count AS total FROM users WHERE id = ${options.userId}::uuid`;
-    return Number(rows[0]?.total ?? 0);
-  }
-  const counts = filterBranches({ ...options, cursor: undefined }).map((where) => Prisma.sql`(SELECT count(*) FROM notes n WHERE ${where})`);
-  const rows = await db.$queryRaw<{ total: number }[]>`SELECT (${Prisma.join(counts, " + ")})::int AS total`;
+  const rows = options.tagId
+    ? await db.$queryRaw<{ total: number }[]>`SELECT note_count AS total FROM tags WHERE id = ${options.tagId}::uuid AND user_id = ${options.userId}::uuid`
+    : await db.$queryRaw<{ total: number }[]>`SELECT note_count AS total FROM users WHERE id = ${options.userId}::uuid`;
   return Number(rows[0]?.total ?? 0);
 }
+
+/** The exact number of notes matching a search, and how many notes the user has. */
+async function countMatches(db: DbClient, options: ListNotesOptions): Promise<{ total: number; notes: number }> {
+  const counts = filterBranches({ ...options, cursor: undefined }).map((where) => Prisma.sql`(SELECT count(*) FROM notes n WHERE ${where})`);
+  const rows = await db.$queryRaw<{ total: number; notes: number }[]>`
+    SELECT (${Prisma.join(counts, " + ")})::int AS total, (SELECT note_count FROM users WHERE id = ${options.userId}::uuid) AS notes`;
+  return { total: Number(rows[0]?.total ?? 0), notes: Number(rows[0]?.notes ?? 0) };
+}
+
+/** How much more a note tested during an ordered walk costs than one collected from the token index. */
+const WALK_COST = 8;
 
 /**
  * A page of the user's notes, most recently updated first (ties by id), with
@@ -99,19 +111,31 @@ async function countNotes(db: DbClient, options: ListNotesOptions): Promise<numb
 export async function listNotesJson(db: DbClient, options: ListNotesOptions): Promise<NoteListJson> {
   // One row past the page tells whether a next page exists.
   const take = options.limit + 1;
-  const wheres = filterBranches(options);
   const order = Prisma.sql`ORDER BY updated_at DESC, id DESC LIMIT ${take} OFFSET ${options.offset}`;
-  // Two branches are merged: each gives its first offset + limit + 1 rows, in order.
+  const searching = searchTerms(options.search).length > 0;
+  // With a search the count comes first: it tells how to find the page.
+  const matches = searching ? await countMatches(db, options) : null;
+  // Walking the list order and testing each note stops after about
+  // (offset + take) × notes / matches notes, each read in full (its tokens);
+  // collecting every match through the token index and sorting touches
+  // `matches` notes, each far cheaper (measured: about WALK_COST times).
+  // Take the cheaper: the walk for a common term's first pages, the index for
+  // a rare term or a deep page.
+  const walk = matches !== null && (options.offset + take) * matches.notes * WALK_COST < matches.total * matches.total;
+  const wheres = filterBranches(options, !walk);
   const fetched =
-    wheres.length === 1
-      ? Prisma.sql`SELECT n.id, n.updated_at FROM notes n WHERE ${wheres[0]!} ${order}`
-      : Prisma.sql`${Prisma.join(
+    !searching || walk
+      ? Prisma.sql`SELECT id, updated_at FROM (${Prisma.join(
           wheres.map((where) => Prisma.sql`(SELECT n.id, n.updated_at FROM notes n WHERE ${where} ORDER BY n.updated_at DESC, n.id DESC LIMIT ${take + options.offset})`),
           " UNION ALL ",
-        )} ${order}`;
+        )}) AS ordered ${order}`
+      : Prisma.sql`SELECT id, updated_at FROM (${Prisma.join(
+          wheres.map((where) => Prisma.sql`SELECT n.id, n.updated_at FROM notes n WHERE ${where}`),
+          " UNION ALL ",
+        )}) AS matches ${order}`;
   const [pageRows, total] = await Promise.all([
     db.$queryRaw<{ notes: string; next_updated_at: string | null; next_id: string | null; fetched: bigint | number }[]>`
-      WITH fetched AS (${fetched}),
+      WITH fetched AS MATERIALIZED (${fetched}),
       page AS (
         SELECT n.id, n.title, n.content, n.content_text, n.created_at, n.updated_at,
                row_number() OVER (ORDER BY n.updated_at DESC, n.id DESC) AS position
@@ -135,7 +159,7 @@ export async function listNotesJson(db: DbClient, options: ListNotesOptions): Pr
         max(p.id::text) FILTER (WHERE p.position = ${options.limit}) AS next_id,
         count(*) AS fetched
       FROM page p`,
-    countNotes(db, options),
+    matches ? Promise.resolve(matches.total) : countNotes(db, options),
   ]);
   const row = pageRows[0]!;
   const hasMore = Number(row.fetched) > options.limit;

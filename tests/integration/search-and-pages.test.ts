@@ -113,6 +113,17 @@ describe.each(TEST_DB_KINDS)("search through the token index, counters and curso
       } while (cursor);
       expect(seen).toEqual(all.notes.map((n: { id: string }) => n.id));
     }
+    // A term in every note makes small pages walk the list order instead of
+    // collecting matches from the index: the same notes, in the same order.
+    const every = (await stack.api("/api/notes?limit=500&search=page", { token: user.token() })).body;
+    expect(every.total).toBe(23);
+    const walked: string[] = [];
+    for (let offset = 0; offset < 23; offset += 1) {
+      const res = await stack.api(`/api/notes?limit=1&offset=${offset}&search=page`, { token: user.token() });
+      expect(res.body.total).toBe(23);
+      walked.push(res.body.notes[0].id);
+    }
+    expect(walked).toEqual(every.notes.map((n: { id: string }) => n.id));
     const bad = await stack.api("/api/notes?cursor=not-a-cursor", { token: user.token() });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe("Invalid query parameters");
