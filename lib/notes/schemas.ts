@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isStorableJson, storableText, UNSTORABLE_MESSAGE } from "@/lib/storable-text";
 import { decodeCursor } from "@/lib/notes/cursor";
 import { ZTagSchema } from "@/lib/tags/schemas";
 
@@ -41,33 +42,6 @@ export const ZListNotesQuerySchema = z.object({
   offset: queryInt(0, 2_147_483_647, 0).meta({ description: "Notes to skip.", type: "integer", minimum: 0, default: 0 }),
 });
 export type TListNotesQuery = z.infer<typeof ZListNotesQuerySchema>;
-
-// PostgreSQL text and jsonb cannot hold NUL, and an unpaired surrogate (which
-// JSON's \u escapes can spell) is not valid UTF-8: refused as invalid input
-// rather than failing in the database.
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const UNSTORABLE_MESSAGE = "Must not contain NUL characters or unpaired surrogates";
-
-function isStorableJson(value: unknown): boolean {
-  // Iterative: a deeply nested body must not exhaust the stack.
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const item = pending.pop();
-    if (typeof item === "string") {
-      if (UNSTORABLE.test(item)) return false;
-    } else if (Array.isArray(item)) {
-      for (const child of item) pending.push(child);
-    } else if (item !== null && typeof item === "object") {
-      for (const [key, child] of Object.entries(item)) {
-        if (UNSTORABLE.test(key)) return false;
-        pending.push(child);
-      }
-    }
-  }
-  return true;
-}
-
-const storableText = () => z.string().refine((value) => !UNSTORABLE.test(value), UNSTORABLE_MESSAGE);
 
 const ZTitleSchema = storableText().trim().min(1).max(NOTE_TITLE_MAX).meta({ description: "Trimmed, 1 to 500 characters." });
 // Any JSON value: the body has already been through JSON.parse.

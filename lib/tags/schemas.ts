@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storableText } from "@/lib/storable-text";
 
 export const TAG_NAME_MAX = 50;
 
@@ -10,7 +11,7 @@ export const ZTagSchema = z.object({
 export type TTag = z.infer<typeof ZTagSchema>;
 
 export const ZCreateTagSchema = z.object({
-  name: z.string().trim().min(1).max(TAG_NAME_MAX).meta({ description: "Trimmed, 1 to 50 characters; unique per user, case-insensitively." }),
+  name: storableText().trim().min(1).max(TAG_NAME_MAX).meta({ description: "Trimmed, 1 to 50 characters; unique per user, case-insensitively." }),
 });
 export type TCreateTag = z.infer<typeof ZCreateTagSchema>;
 

@@ -38,7 +38,7 @@ describe.each(TEST_DB_KINDS)("/api/tags (%s)", (kind) => {
     expect((await createTag(stack.freshUser(), "reading")).status).toBe(201);
   });
 
-  it.each([[""], ["   "], ["x".repeat(51)], [7]])("400 Invalid request body for name %j", async (name) => {
+  it.each([[""], ["   "], ["x".repeat(51)], [7], ["a\u0000b"]])("400 Invalid request body for name %j", async (name) => {
     const res = await createTag(stack.freshUser(), name);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: "Invalid request body", details: expect.any(Object) });
