@@ -29,6 +29,7 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "10" },
     "keep-db": { type: "boolean", default: false },
     "skip-build": { type: "boolean", default: false },
+    "build-dir": { type: "string", default: ".next-bench" },
     "admin-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
     out: { type: "string", default: "bench/results" },
   },
@@ -49,9 +50,10 @@ const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
 /** The benchmark builds and serves its own production build, beside any other. */
 function buildApp(): void {
-  process.env.NEXT_DIST_DIR = ".next-bench";
-  if (args["skip-build"] && existsSync(path.join(".next-bench", "BUILD_ID"))) return;
-  log("building the production app into .next-bench");
+  const dir = args["build-dir"];
+  process.env.NEXT_DIST_DIR = dir;
+  if (args["skip-build"] && existsSync(path.join(dir, "BUILD_ID"))) return;
+  log(`building the production app into ${dir}`);
   const result = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], {
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", NEXT_SKIP_TYPECHECK: "1" },
     encoding: "utf8",
