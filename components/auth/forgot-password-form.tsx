@@ -4,7 +4,6 @@ import { useState } from "react";
 import { authClient, authErrorMessage } from "@/lib/auth/auth-client";
 
 export function ForgotPasswordForm({ initialEmail = "" }: { initialEmail?: string }) {
-  const [email, setEmail] = useState(initialEmail);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -19,16 +18,18 @@ export function ForgotPasswordForm({ initialEmail = "" }: { initialEmail?: strin
 
   return (
     <form
+      method="post"
       noValidate
       onSubmit={async (event) => {
         event.preventDefault();
+        const email = String(new FormData(event.currentTarget).get("email") ?? "").trim();
+        if (!email) return setError("Enter your email address.");
         setPending(true);
         setError(null);
-        const address = email.trim();
-        const { error: failure } = await authClient.requestPasswordReset({ email: address, redirectTo: "/reset-password" });
+        const { error: failure } = await authClient.requestPasswordReset({ email, redirectTo: "/reset-password" });
         setPending(false);
         if (failure) setError(authErrorMessage(failure));
-        else setSentTo(address);
+        else setSentTo(email);
       }}
     >
       {error ? (
@@ -38,9 +39,9 @@ export function ForgotPasswordForm({ initialEmail = "" }: { initialEmail?: strin
       ) : null}
       <div className="field">
         <label htmlFor="email">Email</label>
-        <input id="email" className="input" type="email" autoComplete="email" required autoFocus value={email} onChange={(event) => setEmail(event.target.value)} />
+        <input id="email" name="email" className="input" type="email" autoComplete="email" required autoFocus defaultValue={initialEmail} />
       </div>
-      <button type="submit" className="btn btn-primary btn-block" disabled={pending || !email}>
+      <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
         {pending ? "Sending…" : "Send reset link"}
       </button>
     </form>

@@ -1,80 +1,74 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { authClient, authErrorMessage } from "@/lib/auth/auth-client";
 
+// Fields are read from the form on submit (not from state), so what was typed
+// before the page finished loading still counts; the form is a POST so that a
+// submit before then never puts the password in a URL.
 export function SignInForm({ next, initialEmail = "" }: { next: string; initialEmail?: string }) {
-  const [email, setEmail] = useState(initialEmail);
-  const [password, setPassword] = useState("");
+  const form = useRef<HTMLFormElement>(null);
   const [error, setError] = useState<string | null>(null);
-  const [unverified, setUnverified] = useState(false);
+  const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
-  async function submit(event: React.FormEvent) {
+  async function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const email = String(data.get("email") ?? "").trim();
+    const password = String(data.get("password") ?? "");
+    if (!email || !password) {
+      setError("Enter your email and password.");
+      return;
+    }
     setPending(true);
     setError(null);
-    setUnverified(false);
+    setUnverifiedEmail(null);
     // On success the library loads callbackURL, which forwards a signed-in person to `next`.
     // It is also where a fresh verification link (sent if the email is unverified) lands.
-    const { error: failure } = await authClient.signIn.email({
-      email: email.trim(),
-      password,
-      callbackURL: `/sign-in?verified=1&next=${encodeURIComponent(next)}`,
-    });
+    const { error: failure } = await authClient.signIn.email({ email, password, callbackURL: `/sign-in?verified=1&next=${encodeURIComponent(next)}` });
     if (failure) {
       setPending(false);
-      setUnverified(failure.code === "EMAIL_NOT_VERIFIED");
+      setUnverifiedEmail(failure.code === "EMAIL_NOT_VERIFIED" ? email : null);
       setError(authErrorMessage(failure));
     }
   }
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form ref={form} method="post" onSubmit={submit} noValidate>
       {error ? (
         <div className="alert alert-error" role="alert">
           {error}
-          {unverified ? (
+          {unverifiedEmail ? (
             <>
               {" "}
-              <Link href={`/check-email?email=${encodeURIComponent(email.trim())}`}>Check your inbox</Link>
+              <Link href={`/check-email?email=${encodeURIComponent(unverifiedEmail)}`}>Check your inbox</Link>
             </>
           ) : null}
         </div>
       ) : null}
       <div className="field">
         <label htmlFor="email">Email</label>
-        <input
-          id="email"
-          className="input"
-          type="email"
-          autoComplete="email"
-          required
-          autoFocus={!initialEmail}
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-        />
+        <input id="email" name="email" className="input" type="email" autoComplete="email" required autoFocus={!initialEmail} defaultValue={initialEmail} />
       </div>
       <div className="field">
         <div className="row-between">
           <label htmlFor="password">Password</label>
-          <Link href={`/forgot-password${email ? `?email=${encodeURIComponent(email.trim())}` : ""}`} style={{ fontSize: 13 }}>
+          <Link
+            href="/forgot-password"
+            style={{ fontSize: 13 }}
+            onClick={(event) => {
+              const email = String(new FormData(form.current ?? undefined).get("email") ?? "").trim();
+              if (email) event.currentTarget.href = `/forgot-password?email=${encodeURIComponent(email)}`;
+            }}
+          >
             Forgot password?
           </Link>
         </div>
-        <input
-          id="password"
-          className="input"
-          type="password"
-          autoComplete="current-password"
-          required
-          autoFocus={Boolean(initialEmail)}
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-        />
+        <input id="password" name="password" className="input" type="password" autoComplete="current-password" required autoFocus={Boolean(initialEmail)} />
       </div>
-      <button type="submit" className="btn btn-primary btn-block" disabled={pending || !email || !password}>
+      <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
         {pending ? "Signing in…" : "Sign in"}
       </button>
     </form>
