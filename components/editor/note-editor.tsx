@@ -117,11 +117,12 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
     [acceptRemote],
   );
 
-  // A new, empty note starts with its title selected.
+  // A new, empty note starts with its title selected (once: server re-renders pass a new `note` object).
   useEffect(() => {
     const empty = note.title === UNTITLED && !note.contentText.trim() && (!Array.isArray(note.content) || note.content.length === 0);
     if (empty) titleInput.current?.select();
-  }, [note]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   // Ctrl/⌘+S saves now instead of opening the browser's save dialog.
   useEffect(() => {

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { createTagAction, deleteTagAction, renameTagAction } from "@/app/(app)/tags/actions";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -11,6 +12,7 @@ import { TAG_NAME_MAX } from "@/lib/tags/schemas";
 const notes = (count: number) => `${count} ${count === 1 ? "note" : "notes"}`;
 
 function TagRow({ tag, onDelete }: { tag: TagWithCount; onDelete: (tag: TagWithCount) => void }) {
+  const router = useRouter();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(tag.name);
   const [error, setError] = useState<string | null>(null);
@@ -27,6 +29,7 @@ function TagRow({ tag, onDelete }: { tag: TagWithCount; onDelete: (tag: TagWithC
       if (result.ok) {
         setEditing(false);
         setError(null);
+        router.refresh();
       } else {
         setError(result.message);
       }
@@ -103,6 +106,7 @@ function TagRow({ tag, onDelete }: { tag: TagWithCount; onDelete: (tag: TagWithC
 }
 
 export function TagManager({ tags }: { tags: TagWithCount[] }) {
+  const router = useRouter();
   const [name, setName] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
@@ -115,6 +119,7 @@ export function TagManager({ tags }: { tags: TagWithCount[] }) {
       if (result.ok) {
         setName("");
         setError(null);
+        router.refresh();
       } else {
         setError(result.message);
       }
@@ -127,6 +132,7 @@ export function TagManager({ tags }: { tags: TagWithCount[] }) {
     await deleteTagAction(toDelete.id);
     setDeleting(false);
     setToDelete(null);
+    router.refresh();
   }
 
   return (

@@ -19,7 +19,9 @@ describe("notes in the browser", () => {
   });
   afterAll(() => stack?.stop());
 
-  it("starts empty, saying what to do", async () => {
+  it("starts empty, saying what to do; the home page leads a signed-in person to the notes", async () => {
+    await page.goto("/");
+    await page.waitForURL(/\/notes$/);
     await expect.poll(() => page.getByRole("heading", { name: "No notes yet" }).count()).toBe(1);
     expect(await page.getByText("Press N anytime for a new note").count()).toBe(1);
     await screenshot(page, "notes-empty");

@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
@@ -9,6 +8,10 @@ import { createTag, deleteTag, renameTag } from "@/lib/tags/mutations";
 import { TAG_NAME_MAX, ZCreateTagSchema, type TTag } from "@/lib/tags/schemas";
 
 export type TagActionResult = { ok: true; tag: TTag } | { ok: false; message: string };
+
+// These actions re-render nothing themselves: the tags page refreshes after
+// them, while the editor's tag picker (which creates tags too) must not
+// re-render the note it is editing.
 
 const SIGNED_OUT = "You have been signed out. Sign in again to change tags.";
 const INVALID_NAME = `A tag name needs 1 to ${TAG_NAME_MAX} characters.`;
@@ -21,7 +24,6 @@ export async function createTagAction(name: string): Promise<TagActionResult> {
   if (!input.success) return { ok: false, message: INVALID_NAME };
   try {
     const tag = await createTag(await getDb(), { userId: user.id, input: input.data });
-    revalidatePath("/tags");
     return { ok: true, tag };
   } catch (err) {
     return tagFailure(err);
@@ -36,7 +38,6 @@ export async function renameTagAction(id: string, name: string): Promise<TagActi
   if (!z.guid().safeParse(id).success) return { ok: false, message: "This tag no longer exists." };
   try {
     const tag = await renameTag(await getDb(), { id, userId: user.id, input: input.data });
-    revalidatePath("/tags");
     return { ok: true, tag };
   } catch (err) {
     return tagFailure(err);
@@ -53,7 +54,6 @@ export async function deleteTagAction(id: string): Promise<{ ok: true } | { ok: 
   } catch (err) {
     if (!(err instanceof AppError && err.code === "NOT_FOUND")) throw err;
   }
-  revalidatePath("/tags");
   return { ok: true };
 }
 
