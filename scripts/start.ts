@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseDatabaseUrl } from "@/lib/db/config";
 import { migrateDatabaseTarget } from "@/lib/db/migrate";
+import { authSecret } from "@/lib/auth/secret";
 import { getEnv } from "@/lib/env";
 import { SERVER_NODE_ARGS } from "./lib/server-options";
 
@@ -14,6 +15,8 @@ async function main(): Promise<void> {
     throw new Error("No production build found: run `npm run build` first.");
   }
   const env = getEnv();
+  // Browser sign-in cannot work without its secret: say so now, not on the first sign-in.
+  authSecret({ ...env, NODE_ENV: "production" });
   const { applied } = await migrateDatabaseTarget(parseDatabaseUrl(env.DATABASE_URL));
   for (const name of applied) process.stdout.write(`Applied migration ${name}\n`);
 

@@ -6,15 +6,13 @@ import { APIError, createAuthMiddleware } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
 import { requestOrigin } from "@/lib/auth/authenticate";
 import { getDb, type Db } from "@/lib/db/client";
+import { authSecret, AuthConfigError } from "@/lib/auth/secret";
 import { getEnv, type Env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { MAIL_NOT_CONFIGURED, mailTransport } from "@/lib/mail/config";
 import { sendMail } from "@/lib/mail/send";
 import { existingAccountEmail, resetPasswordEmail, verificationEmail } from "@/lib/mail/templates";
 
-/** Signs development and test sessions only; a production build refuses to run without its own secret. */
-const DEV_ONLY_SECRET = "dev-only-secret:notes-app:never-use-in-production:0000";
-const MIN_SECRET_LENGTH = 32;
 
 /** Browser-auth pages the app links to from emails and redirects. */
 export const AUTH_PATHS = {
@@ -23,25 +21,6 @@ export const AUTH_PATHS = {
   verified: "/sign-in?verified=1",
   resetPassword: "/reset-password",
 } as const;
-
-export class AuthConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "AuthConfigError";
-  }
-}
-
-export function authSecret(env: Env): string {
-  const secret = env.BETTER_AUTH_SECRET;
-  if (env.NODE_ENV !== "production") return secret ?? DEV_ONLY_SECRET;
-  if (!secret) {
-    throw new AuthConfigError(
-      "BETTER_AUTH_SECRET is not set: browser sign-in needs a random secret of at least 32 characters (for example `openssl rand -base64 32`)",
-    );
-  }
-  if (secret.length < MIN_SECRET_LENGTH) throw new AuthConfigError(`BETTER_AUTH_SECRET must be at least ${MIN_SECRET_LENGTH} characters long`);
-  return secret;
-}
 
 // Endpoints that exist to send an email: refused up front when nothing can deliver it,
 // rather than creating an account whose verification link never arrives.

@@ -1,6 +1,6 @@
 import { getAuth } from "@/lib/auth/auth";
 import { jsonResponse, MESSAGES, toErrorResponse } from "@/lib/errors";
-import { AuthConfigError } from "@/lib/auth/auth";
+import { AuthConfigError } from "@/lib/auth/secret";
 
 export const dynamic = "force-dynamic";
 

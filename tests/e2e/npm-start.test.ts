@@ -1,0 +1,61 @@
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { freePort, ROOT, stopProcess } from "@/tests/helpers/test-app";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDatabaseUrl(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "notes-start-"));
+  dirs.push(dir);
+  return `pglite:${path.join(dir, "pglite")}`;
+}
+
+const startScript = [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), path.join(ROOT, "scripts/start.ts")];
+
+describe("npm start", () => {
+  it("refuses to start without BETTER_AUTH_SECRET, saying which variable", () => {
+    const result = spawnSync(process.execPath, startScript, {
+      cwd: ROOT,
+      env: { ...process.env, BETTER_AUTH_SECRET: "", DATABASE_URL: tempDatabaseUrl() },
+      encoding: "utf8",
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("BETTER_AUTH_SECRET is not set");
+  });
+
+  it("applies the migrations to a fresh database, then serves the API", async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, startScript, {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATABASE_URL: tempDatabaseUrl(),
+        BETTER_AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
+        IDENTITY_PARTNER_KEY: "pk_unused",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      let res: Response | undefined;
+      for (let i = 0; i < 300 && !res; i += 1) {
+        res = await fetch(`http://127.0.0.1:${port}/api`).catch(() => undefined);
+        if (!res) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(res?.status, output).toBe(401);
+      expect(await res!.json()).toEqual({ error: "Missing X-Session-Token header" });
+      expect(output).toMatch(/Applied migration \d+_init/);
+    } finally {
+      await stopProcess(child);
+    }
+  });
+});
