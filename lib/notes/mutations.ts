@@ -3,7 +3,7 @@ import { contentToText } from "@/lib/editor/content-text";
 import { markdownToBlocks, MarkdownConversionError } from "@/lib/editor/markdown";
 import { AppError, MESSAGES } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
-import { addToVocabulary, reindexNote, searchColumns } from "@/lib/notes/search-index";
+import { addToVocabulary, searchColumns, type SearchColumns } from "@/lib/notes/search-index";
 import { NOTE_OMIT, NOTE_TAGS_INCLUDE, serializeNoteWithTags } from "@/lib/notes/serialize";
 import { noteEtag } from "@/lib/notes/etag";
 
@@ -83,11 +83,11 @@ export async function insertNote(tx: Prisma.TransactionClient, { userId, input: 
       contentText: input.contentText ?? "",
       createdAt: now,
       updatedAt: now,
-      searchTokens: search.searchTokens,
-      searchOverflow: search.searchOverflow,
+      ...search,
       tags: { create: tagIds.map((tagId) => ({ tagId })) },
     },
-    include: NOTE_TAGS_INCLUDE, omit: NOTE_OMIT,
+    include: NOTE_TAGS_INCLUDE,
+    omit: NOTE_OMIT,
   });
   return { note: serializeNoteWithTags(note), version: note.version };
 }
@@ -109,12 +109,14 @@ export async function updateNote(db: Db, { id, userId, input: given, ifVersion }
   // Converted before the transaction opens, so no transaction waits on BlockNote.
   const input = await resolveMarkdownBody(given);
   return db.$transaction(async (tx) => {
+    const search = await searchColumnsAfter(tx, { id, userId, input });
     const { count } = await tx.note.updateMany({
       where: { id, userId, ...(ifVersion === undefined ? {} : { version: ifVersion }) },
       data: {
         title: input.title,
         content: input.content === undefined ? undefined : toJsonInput(input.content),
         contentText: input.contentText,
+        ...search,
         updatedAt: new Date(),
         version: { increment: 1 },
       },
@@ -126,11 +128,33 @@ export async function updateNote(db: Db, { id, userId, input: given, ifVersion }
       if (tagIds.length > 0) await tx.noteTag.createMany({ data: tagIds.map((tagId) => ({ noteId: id, tagId })) });
     }
     const note = await tx.note.findUniqueOrThrow({ where: { id }, include: NOTE_TAGS_INCLUDE, omit: NOTE_OMIT });
-    // Tokens come from the row as written (this transaction holds its lock), so
-    // a concurrent write to the other text field cannot leave them stale.
-    if (input.title !== undefined || input.contentText !== undefined) await reindexNote(tx, note);
     return { note: serializeNoteWithTags(note), version: note.version };
   }, TRANSACTION_OPTIONS);
+}
+
+/**
+ * The search columns a note will have after this update, written by the same
+ * UPDATE; none when neither text field changes. When only one is given the
+ * other is read with the row locked, so a concurrent write to it cannot leave
+ * the tokens stale.
+ */
+async function searchColumnsAfter(
+  tx: Prisma.TransactionClient,
+  { id, userId, input }: { id: string; userId: string; input: Pick<TUpdateNote, "title" | "contentText"> },
+): Promise<SearchColumns | undefined> {
+  let { title, contentText } = input;
+  if (title === undefined && contentText === undefined) return undefined;
+  if (title === undefined || contentText === undefined) {
+    const [current] = await tx.$queryRaw<{ title: string; content_text: string }[]>`
+      SELECT title, content_text FROM notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid FOR UPDATE`;
+    // No such note: the UPDATE finds nothing either and answers 404.
+    if (!current) return undefined;
+    title ??= current.title;
+    contentText ??= current.content_text;
+  }
+  const search = searchColumns(title, contentText);
+  await addToVocabulary(tx, search.searchTokens);
+  return search;
 }
 
 /** Deletes a note, only at `ifVersion` when given. */
