@@ -1,3 +1,5 @@
+import { UUID_PATTERN } from "@/lib/http";
+
 /** Where a keyset page starts: strictly after this note in list order (updatedAt, then id, descending). */
 export type NoteCursor = { updatedAt: string; id: string };
 
@@ -12,7 +14,7 @@ export function decodeCursor(value: string): NoteCursor | null {
     if (!Array.isArray(parsed) || parsed.length !== 2) return null;
     const [updatedAt, id] = parsed as unknown[];
     if (typeof updatedAt !== "string" || Number.isNaN(Date.parse(updatedAt))) return null;
-    if (typeof id !== "string" || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+    if (typeof id !== "string" || !UUID_PATTERN.test(id)) return null;
     return { updatedAt, id };
   } catch {
     return null;
