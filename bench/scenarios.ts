@@ -17,19 +17,27 @@ export type Scenario = {
 
 const COLUMNS = "n.id, n.title, n.content, n.content_text, n.created_at, n.updated_at";
 
+/**
+ * The contract's filters as the obvious SQL: the user's notes, with a tag,
+ * where every term occurs in the title or the text (ILIKE, wildcards escaped).
+ */
+export function naiveFilter(userId: string, filters: { terms?: string[]; tagId?: string }): { clause: string; params: unknown[] } {
+  const params: unknown[] = [userId];
+  const where = ["n.user_id = $1"];
+  if (filters.tagId) {
+    params.push(filters.tagId);
+    where.push(`EXISTS (SELECT 1 FROM note_tags nt WHERE nt.note_id = n.id AND nt.tag_id = $${params.length})`);
+  }
+  for (const term of filters.terms ?? []) {
+    params.push(`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    where.push(`(n.title ILIKE $${params.length} OR n.content_text ILIKE $${params.length})`);
+  }
+  return { clause: where.join(" AND "), params };
+}
+
 function naiveList(filters: { terms?: string[]; tag?: boolean; offset?: number }) {
   return async (sql: Sql, user: LoadedUser) => {
-    const params: unknown[] = [user.userId];
-    const where = ["n.user_id = $1"];
-    if (filters.tag) {
-      params.push(user.tagIds[0]);
-      where.push(`EXISTS (SELECT 1 FROM note_tags nt WHERE nt.note_id = n.id AND nt.tag_id = $${params.length})`);
-    }
-    for (const term of filters.terms ?? []) {
-      params.push(`%${term}%`);
-      where.push(`(n.title ILIKE $${params.length} OR n.content_text ILIKE $${params.length})`);
-    }
-    const clause = where.join(" AND ");
+    const { clause, params } = naiveFilter(user.userId, { terms: filters.terms, tagId: filters.tag ? user.tagIds[0] : undefined });
     await sql.query(`SELECT ${COLUMNS} FROM notes n WHERE ${clause} ORDER BY n.updated_at DESC, n.id DESC LIMIT 100 OFFSET ${filters.offset ?? 0}`, params);
     await sql.query(`SELECT count(*)::int AS total FROM notes n WHERE ${clause}`, params);
   };

@@ -1,5 +1,5 @@
 import type { LoadedUser, Sql } from "./load";
-import type { Scenario } from "./scenarios";
+import { naiveFilter, type Scenario } from "./scenarios";
 
 /**
  * One request of the scenario through the API, checked against the database
@@ -23,18 +23,10 @@ export async function checkScenario(options: { scenario: Scenario; user: LoadedU
   if (request.method !== "GET") return null;
 
   const query = new URL(path, appUrl).searchParams;
-  const params: unknown[] = [user.userId];
-  const where = ["n.user_id = $1"];
-  const tagId = query.get("tagId");
-  if (tagId) {
-    params.push(tagId);
-    where.push(`EXISTS (SELECT 1 FROM note_tags nt WHERE nt.note_id = n.id AND nt.tag_id = $${params.length})`);
-  }
-  for (const term of (query.get("search") ?? "").split(/\s+/).filter(Boolean)) {
-    params.push(`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    where.push(`(n.title ILIKE $${params.length} OR n.content_text ILIKE $${params.length})`);
-  }
-  const clause = where.join(" AND ");
+  const { clause, params } = naiveFilter(user.userId, {
+    tagId: query.get("tagId") ?? undefined,
+    terms: (query.get("search") ?? "").split(/\s+/).filter(Boolean),
+  });
   const offset = Number(query.get("offset") ?? 0);
   const [{ rows: page }, { rows: count }] = [
     await sql.query<{ id: string }>(`SELECT n.id FROM notes n WHERE ${clause} ORDER BY n.updated_at DESC, n.id DESC LIMIT 100 OFFSET ${offset}`, params),
