@@ -27,3 +27,39 @@ export function isStorableJson(value: unknown): boolean {
 
 /** A string schema that refuses what PostgreSQL cannot store. */
 export const storableText = () => z.string().refine((value) => !UNSTORABLE.test(value), UNSTORABLE_MESSAGE);
+
+/**
+ * The value as JSON would carry it: `undefined` inside an array becomes null
+ * and an `undefined` property is dropped, as `JSON.stringify` does. The
+ * browser's editor hands server actions such values (a table's unset column
+ * widths are `[undefined, …]`), which a JSON column refuses. Iterative, like
+ * isStorableJson, so depth alone cannot exhaust the stack.
+ */
+export function toPlainJson(value: unknown): unknown {
+  const root: { value?: unknown } = {};
+  const pending: { source: unknown; assign: (copy: unknown) => void }[] = [{ source: value, assign: (copy) => (root.value = copy) }];
+  while (pending.length > 0) {
+    const { source, assign } = pending.pop()!;
+    if (Array.isArray(source)) {
+      const copy: unknown[] = new Array(source.length).fill(null);
+      assign(copy);
+      source.forEach((child, index) => {
+        if (child !== undefined && typeof child !== "function" && typeof child !== "symbol") {
+          pending.push({ source: child, assign: (c) => (copy[index] = c) });
+        }
+      });
+    } else if (source !== null && typeof source === "object") {
+      const copy: Record<string, unknown> = {};
+      assign(copy);
+      for (const [key, child] of Object.entries(source)) {
+        if (child === undefined || typeof child === "function" || typeof child === "symbol") continue;
+        pending.push({ source: child, assign: (c) => (copy[key] = c) });
+      }
+    } else if (typeof source === "number" && !Number.isFinite(source)) {
+      assign(null);
+    } else {
+      assign(source);
+    }
+  }
+  return root.value === undefined ? null : root.value;
+}

@@ -7,6 +7,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { checkNoteVersionAction, deleteNoteAction, loadNoteAction } from "@/app/(app)/notes/[id]/actions";
 import type { NoteBlockEditor } from "@/components/editor/block-editor";
 import { ConflictBanner } from "@/components/editor/conflict-banner";
+import { DraftBanner, SaveFailureAlert } from "@/components/editor/save-failure";
+import { draftMatches, readDraft, removeDraft, type NoteDraft } from "@/components/editor/note-draft";
 import { SaveStatusIndicator } from "@/components/editor/save-status";
 import { useNoteSaver } from "@/components/editor/use-note-saver";
 import { TagPicker } from "@/components/tags/tag-picker";
@@ -60,7 +62,11 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
+  /** Unsaved changes from an earlier visit, found in this browser and shown in the editor. */
+  const [restored, setRestored] = useState<NoteDraft | null>(null);
   const handle = useRef<BlockEditorHandle | null>(null);
+  /** A restored body waiting for the editor to exist. */
+  const pendingBody = useRef<unknown[] | null>(null);
   const titleInput = useRef<HTMLInputElement>(null);
   const loading = useRef(false);
   const state = useRef({ title, tags });
@@ -73,8 +79,9 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
     snapshot: () => ({
       title: state.current.title,
       content: () => (handle.current?.editor.document ?? []) as unknown[],
-      tagIds: state.current.tags.map((tag) => tag.id),
+      tags: state.current.tags,
     }),
+    onSaved: () => setRestored(null),
   });
   const { markChanged, flush, acceptRemote } = saver;
 
@@ -97,6 +104,10 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
         }
       },
     };
+    if (pendingBody.current) {
+      handle.current.load(pendingBody.current, "");
+      pendingBody.current = null;
+    }
   }, []);
 
   const onBodyChange = useCallback(() => {
@@ -116,6 +127,38 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
     },
     [acceptRemote],
   );
+
+  // Changes a save never took (refused, or the tab closed first) were kept in
+  // this browser: show them again, unsaved, for the person to save or discard.
+  useEffect(() => {
+    const draft = readDraft(note.id);
+    if (!draft) return;
+    if (draftMatches(draft, note)) {
+      removeDraft(note.id);
+      return;
+    }
+    const restoredTitle = draft.title ?? state.current.title;
+    const restoredTags = draft.tags ?? state.current.tags;
+    state.current = { title: restoredTitle, tags: restoredTags };
+    setTitle(restoredTitle);
+    setTags(restoredTags);
+    if (draft.content) {
+      if (handle.current) handle.current.load(draft.content, "");
+      else pendingBody.current = draft.content;
+    }
+    setDivergentText(null);
+    saver.restoreDraft(draft);
+    setRestored(draft);
+    // Once, for the note this page opened with.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  /** Unsaved changes (restored or refused) are dropped: the note as it is saved now comes back. */
+  async function discardUnsaved() {
+    const current = await loadNoteAction(note.id).catch(() => null);
+    setRestored(null);
+    showNote(current ?? note);
+  }
 
   // A new, empty note starts with its title selected (once: server re-renders pass a new `note` object).
   useEffect(() => {
@@ -179,6 +222,7 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
     const version = await saver.stop();
     const result = await deleteNoteAction({ id: note.id, version }).catch(() => null);
     if (result?.ok) {
+      removeDraft(note.id);
       router.push("/notes");
       router.refresh();
       return;
@@ -202,7 +246,7 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
           Notes
         </Link>
         <div className="spacer" />
-        <SaveStatusIndicator status={saver.status} error={saver.error} />
+        <SaveStatusIndicator status={saver.status} failure={saver.failure} />
         <button type="button" className="btn btn-ghost btn-sm btn-danger" onClick={() => setConfirmDelete(true)}>
           <TrashIcon size={15} />
           <span className="hide-sm">Delete</span>
@@ -212,6 +256,17 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
 
       {saver.conflict ? (
         <ConflictBanner current={saver.conflict} now={now} onReload={() => showNote(saver.conflict!)} onKeepMine={() => void saver.keepMine()} />
+      ) : restored ? (
+        <DraftBanner
+          draft={restored}
+          changedSince={restored.baseVersion !== note.version}
+          now={now}
+          onSave={() => {
+            setRestored(null);
+            void saver.retry();
+          }}
+          onDiscard={() => void discardUnsaved()}
+        />
       ) : remoteNewer ? (
         <div className="banner" role="status">
           <p className="banner-title">This note was updated elsewhere</p>
@@ -254,21 +309,14 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
         </div>
       ) : null}
 
-      {saver.status === "error" && saver.error ? (
-        <div className="alert alert-error" role="alert">
-          {saver.error}{" "}
-          {saver.signedOut ? (
-            <>
-              <a href={`/sign-in?next=${encodeURIComponent(`/notes/${note.id}`)}`} target="_blank" rel="noopener">
-                Sign in in a new tab
-              </a>
-              , then{" "}
-            </>
-          ) : null}
-          <button type="button" className="btn btn-sm" onClick={() => void saver.retry()}>
-            Try again
-          </button>
-        </div>
+      {saver.failure ? (
+        <SaveFailureAlert
+          failure={saver.failure}
+          draftKept={saver.draftKept}
+          signInHref={`/sign-in?next=${encodeURIComponent(`/notes/${note.id}`)}`}
+          onRetry={() => void saver.retry()}
+          onDiscard={() => void discardUnsaved()}
+        />
       ) : null}
 
       {deleteError ? (

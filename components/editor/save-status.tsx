@@ -1,4 +1,6 @@
-import type { SaveStatus } from "@/components/editor/use-note-saver";
+"use client";
+
+import type { SaveFailure, SaveStatus } from "@/components/editor/use-note-saver";
 
 const LABELS: Record<SaveStatus, string> = {
   saved: "Saved",
@@ -8,12 +10,37 @@ const LABELS: Record<SaveStatus, string> = {
   error: "Not saved",
 };
 
-/** The autosave state, announced politely to screen readers (an error's text is shown in an alert next to the editor). */
-export function SaveStatusIndicator({ status, error }: { status: SaveStatus; error: string | null }) {
+/**
+ * The autosave state, announced politely to screen readers. After a failure it
+ * is a button that brings the alert with the reason into view: the bar stays
+ * on screen, the alert may be far above after a long paste.
+ */
+export function SaveStatusIndicator({ status, failure }: { status: SaveStatus; failure: SaveFailure | null }) {
+  const label = <span data-testid="save-status">{LABELS[status]}</span>;
   return (
-    <span className="save-status" data-state={status} role="status" aria-live="polite" title={status === "error" && error ? error : undefined}>
-      <span className="dot" aria-hidden="true" />
-      <span data-testid="save-status">{LABELS[status]}</span>
+    <span role="status" aria-live="polite">
+      {status === "error" && failure ? (
+        <button
+          type="button"
+          className="save-status save-status-button"
+          data-state={status}
+          title={failure.message}
+          onClick={() => {
+            const alert = document.getElementById("save-failure");
+            alert?.scrollIntoView({ block: "center" });
+            alert?.focus({ preventScroll: true });
+          }}
+        >
+          <span className="dot" aria-hidden="true" />
+          {label}
+          <span className="save-status-why">why?</span>
+        </button>
+      ) : (
+        <span className="save-status" data-state={status}>
+          <span className="dot" aria-hidden="true" />
+          {label}
+        </span>
+      )}
     </span>
   );
 }

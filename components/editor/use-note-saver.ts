@@ -2,27 +2,82 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { saveNoteAction, type SaveNoteInput } from "@/app/(app)/notes/[id]/actions";
-import type { EditorNote, SaveNoteResult } from "@/lib/editor/types";
+import { removeDraft, writeDraft, type NoteDraft } from "@/components/editor/note-draft";
+import { NOTE_CONTENT_MAX_BYTES } from "@/lib/editor/document";
+import { contentTooLargeMessage, type EditorNote, type SaveNoteResult } from "@/lib/editor/types";
 import type { TTag } from "@/lib/tags/schemas";
 
 export type SaveStatus = "saved" | "saving" | "offline" | "conflict" | "error";
 
+/** Why the last save did not happen, in words for the person. */
+export type SaveFailure = {
+  /**
+   * refused: the note as it is cannot be saved (too large, say): changing it or
+   * "Try again" saves again, nothing else does. server: the server failed; it
+   * is tried again a few times by itself. signed_out / not_found: as named.
+   */
+  kind: "refused" | "server" | "signed_out" | "not_found";
+  message: string;
+  /** Another attempt is scheduled without the person doing anything. */
+  retrying: boolean;
+};
+
 type Field = "title" | "content" | "tags";
 type Dirty = Record<Field, boolean>;
+/** Why saving waits for the person: until then changes are only kept in the browser. */
+type Hold = "conflict" | "signed_out" | "not_found" | "refused" | "stopped" | null;
 
 const CLEAN: Dirty = { title: false, content: false, tags: false };
 const ALL: Dirty = { title: true, content: true, tags: true };
 const TYPING_DELAY_MS = 700;
 const MAX_RETRY_MS = 30_000;
+/** A failing server is asked again this many times (after 2 s, then 6 s), then saving waits for the person. */
+const SERVER_RETRIES = 2;
 
-export type NoteSnapshot = { title: string; content: () => unknown[]; tagIds: string[] };
+export type NoteSnapshot = { title: string; content: () => unknown[]; tags: TTag[] };
+
+/**
+ * Only a request that never got an answer means the network is the cause: the
+ * browser knows it is offline, or fetch itself failed (a TypeError, worded
+ * differently by each browser). Anything else came from the server.
+ */
+function isNetworkFailure(err: unknown): boolean {
+  if (typeof navigator !== "undefined" && navigator.onLine === false) return true;
+  return err instanceof TypeError && /fetch|network|load failed|connection/i.test(err.message);
+}
+
+/** The reason behind an exception from the save request, for the person to read. */
+function describeThrown(err: unknown): string {
+  const error = err instanceof Error ? err : new Error(String(err));
+  if (error.name === "UnrecognizedActionError") {
+    return "This page is out of date: the app was updated since you opened it. Reload the page to keep saving; your changes are kept in this browser and are offered again after the reload.";
+  }
+  const digest = (error as { digest?: unknown }).digest;
+  if (typeof digest === "string" && digest) return `The server failed while saving your changes (an error on our side, reference ${digest}).`;
+  const said = error.message.trim();
+  return said && said !== "An unexpected response was received from the server."
+    ? `The server answered with an error instead of saving your changes: “${said.length > 200 ? `${said.slice(0, 200)}…` : said}”.`
+    : "The server answered with an error instead of saving your changes.";
+}
+
+/** UTF-8 size of a JSON text (each UTF-16 unit is 1 to 3 bytes): encoded only when it could matter. */
+function jsonBytes(json: string): number {
+  if (json.length * 3 <= NOTE_CONTENT_MAX_BYTES) return json.length;
+  return new TextEncoder().encode(json).length;
+}
 
 /**
  * Autosave for one open note. Changes are debounced and sent one save at a
  * time, each conditional on the version the editor last saw: when someone
  * else (an agent through the API, another tab) wrote in between, nothing is
  * overwritten and the save stops in "conflict" until the person chooses to
- * reload theirs or keep their own. A lost connection retries with backoff.
+ * reload theirs or keep their own.
+ *
+ * Until a change is saved it is also kept in localStorage (see note-draft.ts),
+ * so a refused save, a closed tab or a crash loses nothing. A lost connection
+ * retries with backoff for as long as it takes; a failing server a few times;
+ * a save the server refuses is not repeated until the note changes or the
+ * person asks.
  */
 export function useNoteSaver({
   noteId,
@@ -40,17 +95,23 @@ export function useNoteSaver({
 }) {
   const [status, setStatus] = useState<SaveStatus>("saved");
   const [conflict, setConflict] = useState<EditorNote | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [signedOut, setSignedOut] = useState(false);
+  const [failure, setFailureState] = useState<SaveFailure | null>(null);
+  /** False when this browser would not store the unsaved changes (storage full or disabled). */
+  const [draftKept, setDraftKept] = useState(true);
   const [updatedAt, setUpdatedAt] = useState(initialUpdatedAt);
 
   const version = useRef(initialVersion);
   const dirty = useRef<Dirty>({ ...CLEAN });
+  /** Fields of the save on its way, kept in the draft until it is answered. */
+  const sending = useRef<Dirty>({ ...CLEAN });
   const queue = useRef<Promise<void>>(Promise.resolve());
   const inFlight = useRef(false);
-  const blocked = useRef(false);
+  const hold = useRef<Hold>(null);
   const timer = useRef<number | undefined>(undefined);
+  const draftTimer = useRef<number | undefined>(undefined);
   const retryMs = useRef(0);
+  const serverFailures = useRef(0);
+  const reason = useRef<string | undefined>(undefined);
   const snapshotRef = useRef(snapshot);
   snapshotRef.current = snapshot;
   const onSavedRef = useRef(onSaved);
@@ -66,63 +127,138 @@ export function useNoteSaver({
     };
   };
 
+  const setFailure = (next: SaveFailure | null) => {
+    reason.current = next?.message;
+    setFailureState(next);
+  };
+
+  /**
+   * Writes what is not saved yet to localStorage, synchronously (it must work
+   * from pagehide). `contentJson` saves serializing the body twice.
+   */
+  const keepDraft = (fields: Dirty, now: NoteSnapshot = snapshotRef.current(), contentJson?: string) => {
+    window.clearTimeout(draftTimer.current);
+    if (!fields.title && !fields.content && !fields.tags) return;
+    const draft: Omit<NoteDraft, "content"> = {
+      noteId,
+      baseVersion: version.current,
+      title: fields.title ? now.title : undefined,
+      tags: fields.tags ? now.tags : undefined,
+      savedAt: new Date().toISOString(),
+      reason: reason.current,
+    };
+    const json = fields.content ? (contentJson ?? JSON.stringify(now.content())) : undefined;
+    setDraftKept(writeDraft(draft, json));
+  };
+
+  const unsavedFields = (): Dirty => ({
+    title: dirty.current.title || sending.current.title,
+    content: dirty.current.content || sending.current.content,
+    tags: dirty.current.tags || sending.current.tags,
+  });
+
+  /** Keeps the unsaved changes now, if there are any. */
+  const keepUnsaved = () => {
+    const fields = unsavedFields();
+    if (fields.title || fields.content || fields.tags) keepDraft(fields);
+  };
+
   // Declared before use through a ref so run() and flush() can schedule each other.
   const flushRef = useRef<() => Promise<void>>(async () => {});
 
+  const schedule = (delayMs: number) => {
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => void flushRef.current(), delayMs);
+  };
+
   const run = useCallback(async () => {
-    if (blocked.current || !isDirty()) return;
+    if (hold.current || !isDirty()) return;
     const sent = dirty.current;
     dirty.current = { ...CLEAN };
     const now = snapshotRef.current();
+    const content = sent.content ? now.content() : undefined;
+    const contentJson = content === undefined ? undefined : JSON.stringify(content);
+    keepDraft(sent, now, contentJson);
+
+    const bytes = contentJson === undefined ? 0 : jsonBytes(contentJson);
+    if (bytes > NOTE_CONTENT_MAX_BYTES) {
+      // Refused here rather than by the server's request limit, whose answer says nothing useful.
+      restore(sent);
+      refuse({ kind: "refused", message: contentTooLargeMessage(bytes), retrying: false });
+      return;
+    }
+
     const input: SaveNoteInput = {
       id: noteId,
       version: version.current,
       title: sent.title ? now.title : undefined,
-      content: sent.content ? (now.content() as SaveNoteInput["content"]) : undefined,
-      tagIds: sent.tags ? now.tagIds : undefined,
+      content: content as SaveNoteInput["content"],
+      tagIds: sent.tags ? now.tags.map((tag) => tag.id) : undefined,
     };
     inFlight.current = true;
+    sending.current = sent;
     setStatus("saving");
     let result: SaveNoteResult;
     try {
       result = await saveNoteAction(input);
-    } catch {
-      // No answer (offline, server unreachable or failing): keep the changes and try again.
-      inFlight.current = false;
-      restore(sent);
-      retryMs.current = Math.min(MAX_RETRY_MS, Math.max(1000, retryMs.current * 2));
-      setStatus("offline");
-      window.clearTimeout(timer.current);
-      timer.current = window.setTimeout(() => void flushRef.current(), retryMs.current);
-      return;
+      if (!result || typeof result !== "object") throw new Error("");
+    } catch (err) {
+      if (isNetworkFailure(err)) {
+        // No answer: keep the changes and try again, for as long as it takes.
+        inFlight.current = false;
+        sending.current = { ...CLEAN };
+        restore(sent);
+        retryMs.current = Math.min(MAX_RETRY_MS, Math.max(1000, retryMs.current * 2));
+        setFailure(null);
+        setStatus("offline");
+        schedule(retryMs.current);
+        return;
+      }
+      result = { ok: false, error: "server", message: describeThrown(err) };
     }
     inFlight.current = false;
+    sending.current = { ...CLEAN };
     retryMs.current = 0;
     if (result.ok) {
+      serverFailures.current = 0;
       version.current = result.version;
       setUpdatedAt(result.updatedAt);
-      setError(null);
+      setFailure(null);
       onSavedRef.current?.({ tags: result.tags });
       if (isDirty()) {
         // More changes arrived while this one was on its way.
-        window.clearTimeout(timer.current);
-        timer.current = window.setTimeout(() => void flushRef.current(), 0);
+        schedule(0);
       } else {
+        removeDraft(noteId);
         setStatus("saved");
       }
       return;
     }
     restore(sent);
-    blocked.current = true;
     if (result.error === "conflict") {
+      hold.current = "conflict";
       setConflict(result.current);
       setStatus("conflict");
+    } else if (result.error === "server") {
+      serverFailures.current += 1;
+      const again = serverFailures.current <= SERVER_RETRIES;
+      refuse({ kind: "server", message: result.message, retrying: again }, again ? null : "refused");
+      if (again) schedule(2000 * 3 ** (serverFailures.current - 1));
+    } else if (result.error === "invalid") {
+      refuse({ kind: "refused", message: result.message, retrying: false });
     } else {
-      setError(result.message);
-      setSignedOut(result.error === "signed_out");
-      setStatus("error");
+      refuse({ kind: result.error, message: result.message, retrying: false }, result.error);
     }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read refs only
   }, [noteId]);
+
+  /** Stops with the reason shown; the draft remembers it for after a reload. */
+  function refuse(next: SaveFailure, holdAs: Hold = "refused") {
+    hold.current = holdAs;
+    setFailure(next);
+    setStatus("error");
+    keepUnsaved();
+  }
 
   const flush = useCallback(() => {
     window.clearTimeout(timer.current);
@@ -135,32 +271,45 @@ export function useNoteSaver({
   const markChanged = useCallback(
     (field: Field, delayMs = TYPING_DELAY_MS) => {
       dirty.current = { ...dirty.current, [field]: true };
-      if (blocked.current) return;
-      setStatus((current) => (current === "offline" ? current : "saving"));
-      window.clearTimeout(timer.current);
-      timer.current = window.setTimeout(() => void flush(), delayMs);
+      // A refused note that changed may be accepted now: one more try, after the pause.
+      if (hold.current === "refused") hold.current = null;
+      if (hold.current) {
+        // Not saving now (conflict, signed out…): keep the change in the browser all the same.
+        window.clearTimeout(draftTimer.current);
+        draftTimer.current = window.setTimeout(keepUnsaved, TYPING_DELAY_MS);
+        return;
+      }
+      setStatus((current) => (current === "offline" || current === "error" ? current : "saving"));
+      schedule(delayMs);
     },
-    [flush],
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read refs only
+    [],
   );
 
-  /** Conflict resolved by taking the note as it is now; the caller shows `current` in the editor. */
-  const acceptRemote = useCallback((current: EditorNote) => {
-    window.clearTimeout(timer.current);
-    version.current = current.version;
-    dirty.current = { ...CLEAN };
-    blocked.current = false;
-    setConflict(null);
-    setError(null);
-    setUpdatedAt(current.updatedAt);
-    setStatus("saved");
-  }, []);
+  /** Conflict resolved by taking the note as it is now (or unsaved changes discarded); the caller shows `current`. */
+  const acceptRemote = useCallback(
+    (current: EditorNote) => {
+      window.clearTimeout(timer.current);
+      window.clearTimeout(draftTimer.current);
+      version.current = current.version;
+      dirty.current = { ...CLEAN };
+      hold.current = null;
+      serverFailures.current = 0;
+      removeDraft(noteId);
+      setConflict(null);
+      setFailure(null);
+      setUpdatedAt(current.updatedAt);
+      setStatus("saved");
+    },
+    [noteId],
+  );
 
   /** Conflict resolved by saving what is on screen over the newer version, as an explicit choice. */
   const keepMine = useCallback(() => {
     if (!conflict) return Promise.resolve();
     version.current = conflict.version;
     dirty.current = { ...ALL };
-    blocked.current = false;
+    hold.current = null;
     setConflict(null);
     return flush();
   }, [conflict, flush]);
@@ -168,41 +317,61 @@ export function useNoteSaver({
   /** Stops saving (the note is being deleted) and waits for a save already on its way. */
   const stop = useCallback(async () => {
     window.clearTimeout(timer.current);
-    blocked.current = true;
+    hold.current = "stopped";
     dirty.current = { ...CLEAN };
     await queue.current;
     return version.current;
   }, []);
 
   const resume = useCallback(() => {
-    blocked.current = false;
+    hold.current = null;
   }, []);
 
-  /** After an error the person has dealt with (signed in again, say): save what is pending. */
+  /** After a failure the person has dealt with (signed in again, say) or asks to try again: save what is pending. */
   const retry = useCallback(() => {
-    blocked.current = false;
-    setError(null);
-    setSignedOut(false);
+    hold.current = null;
+    serverFailures.current = 0;
+    setFailure(null);
     if (!isDirty()) setStatus("saved");
     return flush();
   }, [flush]);
 
+  /**
+   * Unsaved changes found in this browser after a reload, already shown on the
+   * page: they wait (status "Not saved") until the person saves, edits or
+   * discards them. Saving is conditional on the version they were made on.
+   */
+  const restoreDraft = useCallback((draft: NoteDraft) => {
+    window.clearTimeout(timer.current);
+    version.current = draft.baseVersion;
+    dirty.current = { title: draft.title !== undefined, content: draft.content !== undefined, tags: draft.tags !== undefined };
+    hold.current = "refused";
+    reason.current = draft.reason;
+    setStatus("error");
+  }, []);
+
   const showConflict = useCallback((current: EditorNote) => {
     window.clearTimeout(timer.current);
-    blocked.current = true;
+    hold.current = "conflict";
     setConflict(current);
     setStatus("conflict");
   }, []);
 
   const hasUnsaved = useCallback(() => isDirty() || inFlight.current, []);
 
-  // Leaving: save when the tab is hidden or closed, warn if something is still unsaved.
+  // Leaving: keep unsaved changes in the browser and try to send them; warn while something is unsaved.
   useEffect(() => {
     const onHide = () => {
-      if (document.visibilityState === "hidden" && isDirty()) void flush();
+      if (document.visibilityState !== "hidden" || (!isDirty() && !inFlight.current)) return;
+      keepUnsaved();
+      if (isDirty()) void flush();
+    };
+    const onPageHide = () => {
+      if (isDirty() || inFlight.current) keepUnsaved();
     };
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
       if (!isDirty() && !inFlight.current) return;
+      keepUnsaved();
       void flush();
       event.preventDefault();
     };
@@ -210,22 +379,26 @@ export function useNoteSaver({
       if (isDirty()) void flush();
     };
     document.addEventListener("visibilitychange", onHide);
+    window.addEventListener("pagehide", onPageHide);
     window.addEventListener("beforeunload", onBeforeUnload);
     window.addEventListener("online", onOnline);
     return () => {
       document.removeEventListener("visibilitychange", onHide);
+      window.removeEventListener("pagehide", onPageHide);
       window.removeEventListener("beforeunload", onBeforeUnload);
       window.removeEventListener("online", onOnline);
-      // Navigating away inside the app unmounts the editor: send what is pending.
-      if (isDirty() && !blocked.current) void flush();
-      else window.clearTimeout(timer.current);
+      // Navigating away inside the app unmounts the editor: keep and send what is pending.
+      window.clearTimeout(timer.current);
+      if (isDirty() || inFlight.current) keepUnsaved();
+      if (isDirty() && !hold.current) void flush();
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read refs only
   }, [flush]);
 
   return {
     status,
-    error,
-    signedOut,
+    failure,
+    draftKept,
     retry,
     conflict,
     updatedAt,
@@ -235,6 +408,7 @@ export function useNoteSaver({
     acceptRemote,
     keepMine,
     showConflict,
+    restoreDraft,
     stop,
     resume,
     hasUnsaved,

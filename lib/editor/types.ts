@@ -1,3 +1,4 @@
+import { NOTE_CONTENT_MAX_BYTES } from "@/lib/editor/document";
 import type { TNote } from "@/lib/notes/schemas";
 import type { TTag } from "@/lib/tags/schemas";
 
@@ -8,14 +9,28 @@ export function toEditorNote(note: TNote, version: number): EditorNote {
   return { id: note.id, title: note.title, content: note.content, contentText: note.contentText, updatedAt: note.updatedAt, tags: note.tags, version };
 }
 
-/** What a save answers the editor. Failures are values, not exceptions: only a lost connection throws. */
+/**
+ * What a save answers the editor. Failures are values, not exceptions: only a
+ * lost connection (or a server too broken to answer) throws.
+ */
 export type SaveNoteResult =
   | { ok: true; version: number; updatedAt: string; tags: TTag[] }
   /** Someone else wrote since `version`: nothing was written; `current` is the note as it is now. */
   | { ok: false; error: "conflict"; current: EditorNote }
-  | { ok: false; error: "not_found" | "signed_out" | "invalid"; message: string };
+  /**
+   * Nothing was written. `invalid`: the server refuses this note as it is (too
+   * large, say), so saving it again unchanged cannot help. `server`: the server
+   * failed (its database, a bug); the same save may work later.
+   */
+  | { ok: false; error: "not_found" | "signed_out" | "invalid" | "server"; message: string };
 
 export type DeleteNoteResult = { ok: true } | SaveNoteResult & { ok: false };
 
 /** Title stored for a note whose title field is left empty. */
 export const UNTITLED = "Untitled";
+
+/** Why a body over NOTE_CONTENT_MAX_BYTES is not saved, in the browser's words (said by the browser and the server alike). */
+export function contentTooLargeMessage(bytes: number, maxBytes = NOTE_CONTENT_MAX_BYTES): string {
+  const mb = (value: number) => `${(value / 1_000_000).toFixed(2)} MB`;
+  return `This note is too large to save: its body is ${mb(bytes)}, and a note can hold at most ${mb(maxBytes)}. Split it into smaller notes (or remove a large table or pasted text) to save again.`;
+}

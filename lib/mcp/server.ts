@@ -41,7 +41,14 @@ async function toToolError(err: unknown): Promise<CallToolResult> {
   const response = toErrorResponse(err);
   const body = (await response.json()) as { error: string } & Record<string, unknown>;
   const etag = response.headers.get("etag");
-  const detail: Record<string, unknown> = { status: response.status, ...body, ...(etag ? { version: parseNoteEtag(etag), etag } : {}) };
+  // A 503 (database unavailable) says when to try again, as its Retry-After header does over REST.
+  const retryAfter = response.headers.get("retry-after");
+  const detail: Record<string, unknown> = {
+    status: response.status,
+    ...body,
+    ...(etag ? { version: parseNoteEtag(etag), etag } : {}),
+    ...(retryAfter ? { retryAfter: Number(retryAfter) } : {}),
+  };
   const content: CallToolResult["content"] = [{ type: "text", text: body.error }];
   if (Object.keys(detail).length > 2) content.push({ type: "text", text: JSON.stringify(detail) });
   return { isError: true, content, structuredContent: detail };

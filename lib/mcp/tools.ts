@@ -1,16 +1,16 @@
 import { z } from "zod";
 import type { AuthContext } from "@/lib/auth/authenticate";
 import type { Db } from "@/lib/db/client";
-import { noteToMarkdown } from "@/lib/editor/markdown";
 import { MESSAGES, validationError } from "@/lib/errors";
 import { parseId } from "@/lib/http";
 import { noteEtag, versionFromIfMatch } from "@/lib/notes/etag";
 import { createNote, deleteNote, updateNote, type VersionedNote } from "@/lib/notes/mutations";
+import { getNoteMarkdownOrThrow } from "@/lib/notes/markdown";
 import { getNoteOrThrow, listNotes } from "@/lib/notes/queries";
 import { ZCreateNoteSchema, ZListNotesQuerySchema, ZNoteFormatQuerySchema, ZUpdateNoteSchema } from "@/lib/notes/schemas";
-import { createTag } from "@/lib/tags/mutations";
+import { createTag, deleteTag, renameTag } from "@/lib/tags/mutations";
 import { listTags } from "@/lib/tags/queries";
-import { ZCreateTagSchema } from "@/lib/tags/schemas";
+import { ZCreateTagSchema, ZRenameTagSchema } from "@/lib/tags/schemas";
 
 /** Whom a tool call acts for, exactly as for a REST request. */
 export type ToolContext = { user: AuthContext; db: Db };
@@ -33,6 +33,7 @@ export type NoteTool = {
 };
 
 const ZNoteIdSchema = z.object({ id: z.guid().meta({ description: "The note's id." }) });
+const ZTagIdSchema = z.object({ id: z.guid().meta({ description: "The tag's id (from list_tags)." }) });
 
 /** The version a write must find, as REST's If-Match: by number, or by the ETag value itself. */
 const ZConditionSchema = z
@@ -62,6 +63,7 @@ function parseWith<S extends z.ZodType>(schema: S, value: unknown, code: "INVALI
 }
 
 const noteId = (args: Record<string, unknown>) => parseId(typeof args.id === "string" ? args.id : "", MESSAGES.invalidNoteId);
+const tagId = (args: Record<string, unknown>) => parseId(typeof args.id === "string" ? args.id : "", MESSAGES.invalidTagId);
 
 function ifVersionFrom(args: Record<string, unknown>): number | undefined {
   const { ifVersion, etag } = parseWith(ZConditionSchema, { ifVersion: args.ifVersion, etag: args.etag }, "INVALID_BODY");
@@ -103,11 +105,10 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
     async run(args, { user, db }) {
       const id = noteId(args);
       const { format = "markdown" } = parseWith(ZNoteFormatQuerySchema, { format: args.format }, "INVALID_QUERY");
-      const found = await getNoteOrThrow(db, { id, userId: user.userId });
-      if (format === "json") return { json: versioned(found) };
-      const { note, version } = found;
+      if (format === "json") return { json: versioned(await getNoteOrThrow(db, { id, userId: user.userId })) };
+      const { markdown, note, version } = await getNoteMarkdownOrThrow(db, { id, userId: user.userId });
       return {
-        markdown: await noteToMarkdown(note),
+        markdown,
         json: { id: note.id, title: note.title, version, etag: noteEtag(version), updatedAt: note.updatedAt, tags: note.tags },
       };
     },
@@ -166,6 +167,29 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
     async run(args, { user, db }) {
       const input = parseWith(ZCreateTagSchema, args, "INVALID_BODY");
       return { json: { tag: await createTag(db, { userId: user.userId, input }) } };
+    },
+  },
+  {
+    name: "rename_tag",
+    title: "Rename a tag",
+    description: "Rename a tag; the notes that carry it keep it. Names are unique per user, case-insensitively, as for create_tag.",
+    input: ZTagIdSchema.extend(ZRenameTagSchema.shape),
+    async run(args, { user, db }) {
+      const id = tagId(args);
+      const input = parseWith(ZRenameTagSchema, { name: args.name }, "INVALID_BODY");
+      return { json: { tag: await renameTag(db, { id, userId: user.userId, input }) } };
+    },
+  },
+  {
+    name: "delete_tag",
+    title: "Delete a tag",
+    description: "Delete a tag and take it off every note that carries it; the notes stay.",
+    input: ZTagIdSchema,
+    destructive: true,
+    async run(args, { user, db }) {
+      const id = tagId(args);
+      await deleteTag(db, { id, userId: user.userId });
+      return { json: { deleted: id } };
     },
   },
 ];

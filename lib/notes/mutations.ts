@@ -1,6 +1,6 @@
 import { Prisma, type Db, type DbClient } from "@/lib/db/client";
-import { contentToText } from "@/lib/editor/content-text";
-import { markdownToBlocks, MarkdownConversionError } from "@/lib/editor/markdown";
+import { writeTransaction } from "@/lib/db/transaction";
+import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError } from "@/lib/editor/markdown";
 import { AppError, MESSAGES } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
 import { addToVocabulary, searchColumns, type SearchColumns } from "@/lib/notes/search-index";
@@ -22,51 +22,60 @@ async function ownedTagIds(db: DbClient, userId: string, tagIds: string[] | unde
 
 const notFound = () => new AppError("NOT_FOUND", { userMessage: MESSAGES.noteNotFound });
 
-// Writes to one note queue on its row lock; under a burst of writers the
-// default two seconds to get a connection are too short for the last in line.
-const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 10_000 } as const;
-
-type NoteBody = { content?: unknown; contentMarkdown?: string; contentText?: string };
+type NoteBody = { content?: unknown; contentMarkdown?: string; contentText?: string; derivedMarkdown?: string | null };
 
 /**
- * Turns `contentMarkdown` into BlockNote `content`, with `contentText` derived
- * from the blocks unless given. Input without Markdown passes through, so it
- * may run more than once. Markdown BlockNote cannot convert is a 400 like any
- * other invalid body.
+ * A body ready to store: Markdown turned into content, and the Markdown of new
+ * content to store beside it (null when the content is not BlockNote JSON:
+ * its Markdown is then its contentText, see lib/notes/markdown.ts).
  */
-export async function resolveMarkdownBody<T extends NoteBody>(input: T): Promise<Omit<T, "contentMarkdown">> {
+export type ResolvedBody<T extends NoteBody> = Omit<T, "contentMarkdown"> & { derivedMarkdown?: string | null };
+
+/**
+ * Turns `contentMarkdown` into BlockNote `content` (with `contentText` derived
+ * from the blocks unless given), and renders the Markdown stored beside any
+ * new content, all in the conversion pool. Input already resolved passes
+ * through, so it may run more than once. Markdown BlockNote cannot convert is a
+ * 400 like any other invalid body; a conversion over its budget is a 422 and
+ * nothing is written.
+ */
+export async function resolveMarkdownBody<T extends NoteBody>(input: T): Promise<ResolvedBody<T>> {
   const { contentMarkdown, ...rest } = input;
-  if (contentMarkdown === undefined) return rest;
-  let blocks: unknown[];
+  if ("derivedMarkdown" in rest) return rest;
+  if (contentMarkdown === undefined) {
+    if (rest.content === undefined) return rest;
+    return { ...rest, derivedMarkdown: await contentToMarkdown(rest.content) };
+  }
   try {
-    blocks = await markdownToBlocks(contentMarkdown);
+    const converted = await convertMarkdownBody(contentMarkdown);
+    return { ...rest, content: converted.content, contentText: rest.contentText ?? converted.contentText, derivedMarkdown: converted.markdown };
   } catch (err) {
     if (!(err instanceof MarkdownConversionError)) throw err;
     throw new AppError("INVALID_BODY", {
       userMessage: MESSAGES.invalidBody,
       fields: { details: { formErrors: [], fieldErrors: { contentMarkdown: [err.message] } } },
-      cause: err.cause,
     });
   }
-  return { ...rest, content: blocks, contentText: rest.contentText ?? contentToText(blocks) };
 }
 
 /** A note as written, with the version its ETag is made from. */
 export type VersionedNote = { note: TNote; version: number };
 
-export type CreateNoteOptions = { userId: string; input: TCreateNote };
+export type CreateNoteOptions = { userId: string; input: TCreateNote | ResolvedBody<TCreateNote> };
 
 /** Creates a note and its tag links in one transaction. */
 export async function createNote(db: Db, { userId, input }: CreateNoteOptions): Promise<VersionedNote> {
   // Converted before the transaction opens, so no transaction waits on BlockNote.
   const resolved = await resolveMarkdownBody(input);
-  return db.$transaction((tx) => insertNote(tx, { userId, input: resolved }), TRANSACTION_OPTIONS);
+  return writeTransaction(db, (tx) => insertNote(tx, { userId, input: resolved }), { lockUserId: userId });
 }
 
 /**
  * Creates a note inside the caller's transaction, for writes that must commit
  * together with it (an Idempotency-Key's stored response). Resolve Markdown
- * with resolveMarkdownBody before opening the transaction.
+ * with resolveMarkdownBody before opening the transaction, and open it with
+ * writeTransaction's `lockUserId`: the tags are read after that lock, so a tag
+ * deleted meanwhile is simply not attached.
  */
 export async function insertNote(tx: Prisma.TransactionClient, { userId, input: given }: CreateNoteOptions): Promise<VersionedNote> {
   const input = await resolveMarkdownBody(given);
@@ -81,6 +90,7 @@ export async function insertNote(tx: Prisma.TransactionClient, { userId, input: 
       title: input.title,
       content: toJsonInput(input.content ?? []),
       contentText: input.contentText ?? "",
+      contentMarkdown: input.content === undefined ? "" : input.derivedMarkdown,
       createdAt: now,
       updatedAt: now,
       ...search,
@@ -95,7 +105,7 @@ export async function insertNote(tx: Prisma.TransactionClient, { userId, input: 
 export type UpdateNoteOptions = {
   id: string;
   userId: string;
-  input: TUpdateNote;
+  input: TUpdateNote | ResolvedBody<TUpdateNote>;
   /** Write only if the note is still at this version (If-Match); otherwise 412 with the current note. */
   ifVersion?: number;
 };
@@ -108,7 +118,10 @@ export type UpdateNoteOptions = {
 export async function updateNote(db: Db, { id, userId, input: given, ifVersion }: UpdateNoteOptions): Promise<VersionedNote> {
   // Converted before the transaction opens, so no transaction waits on BlockNote.
   const input = await resolveMarkdownBody(given);
-  return db.$transaction(async (tx) => {
+  // Only a new tag set touches the account's tag counters, and only then the
+  // account's write lock is needed (taken first, before the note's row).
+  const lockUserId = input.tagIds === undefined ? undefined : userId;
+  return writeTransaction(db, async (tx) => {
     const search = await searchColumnsAfter(tx, { id, userId, input });
     const { count } = await tx.note.updateMany({
       where: { id, userId, ...(ifVersion === undefined ? {} : { version: ifVersion }) },
@@ -116,6 +129,7 @@ export async function updateNote(db: Db, { id, userId, input: given, ifVersion }
         title: input.title,
         content: input.content === undefined ? undefined : toJsonInput(input.content),
         contentText: input.contentText,
+        contentMarkdown: input.derivedMarkdown,
         ...search,
         updatedAt: new Date(),
         version: { increment: 1 },
@@ -129,14 +143,15 @@ export async function updateNote(db: Db, { id, userId, input: given, ifVersion }
     }
     const note = await tx.note.findUniqueOrThrow({ where: { id }, include: NOTE_TAGS_INCLUDE, omit: NOTE_OMIT });
     return { note: serializeNoteWithTags(note), version: note.version };
-  }, TRANSACTION_OPTIONS);
+  }, { lockUserId });
 }
 
 /**
  * The search columns a note will have after this update, written by the same
- * UPDATE; none when neither text field changes. When only one is given the
- * other is read with the row locked, so a concurrent write to it cannot leave
- * the tokens stale.
+ * UPDATE; none when neither text field changes. The note's row is locked
+ * first, before the vocabulary's index entries (every writer of a note takes
+ * them in that order), and when only one field is given the other is read
+ * under that lock, so a concurrent write to it cannot leave the tokens stale.
  */
 async function searchColumnsAfter(
   tx: Prisma.TransactionClient,
@@ -144,14 +159,14 @@ async function searchColumnsAfter(
 ): Promise<SearchColumns | undefined> {
   let { title, contentText } = input;
   if (title === undefined && contentText === undefined) return undefined;
-  if (title === undefined || contentText === undefined) {
-    const [current] = await tx.$queryRaw<{ title: string; content_text: string }[]>`
-      SELECT title, content_text FROM notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid FOR UPDATE`;
-    // No such note: the UPDATE finds nothing either and answers 404.
-    if (!current) return undefined;
-    title ??= current.title;
-    contentText ??= current.content_text;
-  }
+  const [current] = await tx.$queryRaw<{ title: string; content_text: string }[]>`
+    SELECT ${title === undefined ? Prisma.sql`title` : Prisma.sql`''`} AS title,
+           ${contentText === undefined ? Prisma.sql`content_text` : Prisma.sql`''`} AS content_text
+    FROM notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid FOR UPDATE`;
+  // No such note: the UPDATE finds nothing either and answers 404.
+  if (!current) return undefined;
+  title ??= current.title;
+  contentText ??= current.content_text;
   const search = searchColumns(title, contentText);
   await addToVocabulary(tx, search.searchTokens);
   return search;
@@ -162,8 +177,15 @@ export async function deleteNote(
   db: Db,
   { id, userId, ifVersion }: { id: string; userId: string; ifVersion?: number },
 ): Promise<void> {
-  const { count } = await db.note.deleteMany({ where: { id, userId, ...(ifVersion === undefined ? {} : { version: ifVersion }) } });
-  if (count === 0) throw await missingOrModified(db, { id, userId });
+  // The delete's triggers count down the account's and its tags' counters: the account's write lock first.
+  await writeTransaction(
+    db,
+    async (tx) => {
+      const { count } = await tx.note.deleteMany({ where: { id, userId, ...(ifVersion === undefined ? {} : { version: ifVersion }) } });
+      if (count === 0) throw await missingOrModified(tx, { id, userId });
+    },
+    { lockUserId: userId },
+  );
 }
 
 /** After a conditional write touched nothing: 404 when the note is gone, else 412 with the current note. */

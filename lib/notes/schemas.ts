@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { isStorableJson, storableText, UNSTORABLE_MESSAGE } from "@/lib/storable-text";
+import { CONTENT_LIMITS, contentLimitViolation } from "@/lib/editor/content-limits";
+import { isStorableJson, storableText, toPlainJson, UNSTORABLE_MESSAGE } from "@/lib/storable-text";
 import { decodeCursor } from "@/lib/notes/cursor";
 import { ZTagSchema } from "@/lib/tags/schemas";
 
@@ -44,17 +45,27 @@ export const ZListNotesQuerySchema = z.object({
 export type TListNotesQuery = z.infer<typeof ZListNotesQuerySchema>;
 
 const ZTitleSchema = storableText().trim().min(1).max(NOTE_TITLE_MAX).meta({ description: "Trimmed, 1 to 500 characters." });
-// Any JSON value: the body has already been through JSON.parse.
+// Any JSON value: the body has already been through JSON.parse. The limits
+// are checked first, iteratively, so nothing after them (nor the database)
+// sees JSON nested deep enough to exhaust a stack.
 const ZContentSchema = z
   .unknown()
-  .refine(isStorableJson, UNSTORABLE_MESSAGE)
-  .meta({ description: "BlockNote document JSON (an array of blocks); any JSON value is stored as given." });
+  .superRefine((value, ctx) => {
+    const violation = contentLimitViolation(value);
+    if (violation) ctx.addIssue({ code: "custom", message: violation, abort: true });
+  })
+  .refine(isStorableJson, { message: UNSTORABLE_MESSAGE, abort: true })
+  // As JSON carries it: the browser's editor sends `undefined` inside arrays.
+  .transform(toPlainJson)
+  .meta({
+    description: `BlockNote document JSON (an array of blocks); any JSON value is stored as given. At most ${CONTENT_LIMITS.maxBytes.toLocaleString("en-US")} bytes as JSON, ${CONTENT_LIMITS.maxBlocks.toLocaleString("en-US")} blocks (nested children included) and ${CONTENT_LIMITS.maxDepth} levels of JSON nesting; over a limit is a 400.`,
+  });
 const ZContentTextSchema = storableText().meta({ description: "Plain-text form of the body, used for search." });
-/** BlockNote converts Markdown at tens of milliseconds per kilobyte, on the event loop: this bounds one request's share. */
-export const CONTENT_MARKDOWN_MAX = 100_000;
+/** Markdown is converted in the worker pool under a time and memory budget; this bounds one request's input. */
+export const CONTENT_MARKDOWN_MAX = CONTENT_LIMITS.maxMarkdownChars;
 const ZContentMarkdownSchema = storableText().max(CONTENT_MARKDOWN_MAX).meta({
   description:
-    "The body as Markdown, instead of content: converted to BlockNote blocks, and contentText derived from them unless given. Not together with content; at most 100,000 characters, nested at most 24 levels deep.",
+    "The body as Markdown, instead of content: converted to BlockNote blocks, and contentText derived from them unless given. Not together with content; at most 100,000 characters, and the blocks it converts to are held to content's limits (400). A conversion that goes over its time or memory budget answers 422 and writes nothing.",
 });
 const ZTagIdsSchema = z
   .array(z.guid())

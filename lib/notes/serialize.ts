@@ -4,8 +4,8 @@ import type { TTag } from "@/lib/tags/schemas";
 /** Tag columns selected wherever a note's tags are read. */
 export const TAG_SELECT = { id: true, name: true, createdAt: true } as const;
 
-/** Search columns are for the database's own use: reads leave them out. */
-export const NOTE_OMIT = { searchTokens: true, searchOverflow: true } as const;
+/** Search columns and the stored Markdown are for the server's own use: JSON reads leave them out. */
+export const NOTE_OMIT = { searchTokens: true, searchOverflow: true, contentMarkdown: true } as const;
 
 /** Relation include that loads a note's tags, alphabetically. */
 export const NOTE_TAGS_INCLUDE = {

@@ -53,7 +53,7 @@ describe("editing while an agent writes the same note", () => {
     await agentRewrites("Agent summary: ship on Friday.");
 
     await typeAtEnd(" Browser line two.");
-    await expect.poll(() => page.getByTestId("save-status").textContent()).toBe("Not saved: changed elsewhere");
+    await expect.poll(() => page.getByTestId("save-status").textContent(), { timeout: 15_000 }).toBe("Not saved: changed elsewhere");
     const banner = page.getByRole("alert").filter({ hasText: "changed elsewhere while you were editing" });
     await banner.waitFor();
     expect(await banner.innerText()).toContain("Agent summary: ship on Friday.");

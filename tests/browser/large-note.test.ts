@@ -45,7 +45,7 @@ describe("a note of 2,000 blocks", () => {
   });
   afterAll(() => stack?.stop());
 
-  it("time from navigation to an editable editor (logged), then it still saves", async () => {
+  it("time from navigation to an editable editor (logged), then it still saves", { timeout: 120_000 }, async () => {
     const { page } = await stack.newPage();
     await stack.signIn(page, person);
 

@@ -10,7 +10,7 @@ type ToolResult = {
   isError?: boolean;
 };
 
-const TOOLS = ["search_notes", "get_note", "create_note", "update_note", "delete_note", "list_tags", "create_tag"];
+const TOOLS = ["search_notes", "get_note", "create_note", "update_note", "delete_note", "list_tags", "create_tag", "rename_tag", "delete_tag"];
 
 describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
   let stack: NotesStack;
@@ -43,7 +43,7 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     return result.structuredContent!;
   }
 
-  it("lists the seven tools, each described by the REST schemas it validates with", async () => {
+  it("lists the nine tools, each described by the REST schemas it validates with", async () => {
     const client = await connect(stack.freshUser().token());
     expect(client.getServerVersion()).toMatchObject({ name: "notes" });
     const { tools } = await client.listTools();
@@ -62,6 +62,8 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     expect(search.properties.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 500 });
     expect(byName.get_note!.annotations).toMatchObject({ readOnlyHint: true });
     expect(byName.delete_note!.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+    expect(byName.delete_tag!.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+    expect((byName.rename_tag!.inputSchema as Record<string, any>).required).toEqual(["id", "name"]);
   });
 
   it("create_note, get_note, search_notes: the same notes and shapes as the REST API", async () => {
@@ -154,6 +156,40 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     expect(ok(await call(client, "search_notes", { tagId: tag.id })).total).toBe(1);
   });
 
+  it("rename_tag and delete_tag: the REST rules, texts and effects", async () => {
+    const user = stack.freshUser();
+    const client = await connect(user.token());
+    const { tag } = ok(await call(client, "create_tag", { name: "draft" }));
+    const { tag: other } = ok(await call(client, "create_tag", { name: "done" }));
+    const { note } = ok(await call(client, "create_note", { title: "Tagged", tagIds: [tag.id] }));
+
+    const renamed = ok(await call(client, "rename_tag", { id: tag.id, name: "  Final  " }));
+    expect(renamed).toEqual({ tag: { id: tag.id, name: "Final", createdAt: tag.createdAt } });
+    expect((await stack.api(`/api/notes/${note.id}`, { token: user.token() })).body.note.tags).toEqual([renamed.tag]);
+
+    const duplicate = await call(client, "rename_tag", { id: other.id, name: "FINAL" });
+    expect(duplicate.isError).toBe(true);
+    expect(duplicate.structuredContent).toEqual({ status: 409, error: "A tag with this name already exists" });
+    const invalid = await call(client, "rename_tag", { id: tag.id, name: "" });
+    expect(invalid.structuredContent).toMatchObject({ status: 400, error: "Invalid request body" });
+    expect(invalid.structuredContent!.details.fieldErrors).toHaveProperty("name");
+    expect((await call(client, "rename_tag", { id: "nope", name: "x" })).structuredContent).toEqual({ status: 400, error: "Invalid tag id" });
+
+    // Another user's tag is not found, for either tool, and stays as it was.
+    const stranger = await connect(stack.freshUser().token());
+    for (const [name, args] of [
+      ["rename_tag", { id: tag.id, name: "Stolen" }],
+      ["delete_tag", { id: tag.id }],
+    ] as const) {
+      expect((await call(stranger, name, args)).structuredContent).toEqual({ status: 404, error: "Tag not found" });
+    }
+
+    expect(ok(await call(client, "delete_tag", { id: tag.id }))).toEqual({ deleted: tag.id });
+    expect((await stack.api(`/api/notes/${note.id}`, { token: user.token() })).body.note.tags).toEqual([]);
+    expect(ok(await call(client, "list_tags"))).toEqual({ tags: [other] });
+    expect((await call(client, "delete_tag", { id: tag.id })).structuredContent).toEqual({ status: 404, error: "Tag not found" });
+  });
+
   it("invalid arguments fail with the REST texts and details, never reaching the data", async () => {
     const user = stack.freshUser();
     const client = await connect(user.token());
@@ -161,7 +197,7 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
       ["create_note", { title: "" }, "Invalid request body", "title"],
       ["create_note", {}, "Invalid request body", "title"],
       ["create_note", { title: "Both", content: [], contentMarkdown: "x" }, "Invalid request body", "contentMarkdown"],
-      ["create_note", { title: "Deep", contentMarkdown: ">".repeat(3000) }, "Invalid request body", "contentMarkdown"],
+      ["create_note", { title: "Deep", content: JSON.parse(`${"[".repeat(200)}${"]".repeat(200)}`) }, "Invalid request body", "content"],
       ["update_note", { id: "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10" }, "Invalid request body"],
       ["update_note", { id: "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10", title: "x", ifVersion: 1, etag: '"v1"' }, "Invalid request body", "etag"],
       ["update_note", { id: "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10", title: "x", ifVersion: "one" }, "Invalid request body", "ifVersion"],
@@ -261,9 +297,43 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
       });
       await client.connect(transport);
       clients.push(client);
-      expect((await client.listTools()).tools).toHaveLength(7);
+      expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
       token = "st_expired";
       await expect(client.listTools()).rejects.toMatchObject({ code: 401 });
+    });
+  });
+
+  describe("the transport's own answers, as the OpenAPI document declares them", () => {
+    const accept = { accept: "application/json, text/event-stream" };
+    const list = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/list" });
+
+    it("a batch is answered with an array of responses, one per request", async () => {
+      const res = await stack.api("/api/mcp", { method: "POST", token: stack.freshUser().token(), json: [list(1), list(2)], headers: accept });
+      expect(res.status).toBe(200);
+      expect(res.body.map((r: { id: number }) => r.id).sort()).toEqual([1, 2]);
+      expect(res.body[0].result.tools).toHaveLength(TOOLS.length);
+    });
+
+    it("a notification alone is a 202 with no body", async () => {
+      const res = await stack.api("/api/mcp", {
+        method: "POST",
+        token: stack.freshUser().token(),
+        json: { jsonrpc: "2.0", method: "notifications/initialized" },
+        headers: accept,
+      });
+      expect(res.status).toBe(202);
+      expect(res.text).toBe("");
+    });
+
+    it.each([
+      [406, "without text/event-stream in Accept", { json: list(1), headers: { accept: "application/json" } }, -32000],
+      [415, "with a non-JSON Content-Type", { raw: JSON.stringify(list(1)), headers: { ...accept, "content-type": "text/plain" } }, -32000],
+      [400, "with a body that is not JSON", { raw: "{", headers: { ...accept, "content-type": "application/json" } }, -32700],
+      [400, "with JSON that is no JSON-RPC message", { json: { hello: "world" }, headers: accept }, -32700],
+    ] as const)("%i %s, as a JSON-RPC error", async (status, _what, request, code) => {
+      const res = await stack.api("/api/mcp", { method: "POST", token: stack.freshUser().token(), ...request });
+      expect(res.status).toBe(status);
+      expect(res.body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code, message: expect.any(String) } });
     });
   });
 

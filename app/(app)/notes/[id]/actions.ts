@@ -1,12 +1,14 @@
 "use server";
 
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
 import { contentToText } from "@/lib/editor/content-text";
 import { NOTE_CONTENT_MAX_BYTES } from "@/lib/editor/document";
-import { toEditorNote, UNTITLED, type DeleteNoteResult, type EditorNote, type SaveNoteResult } from "@/lib/editor/types";
+import { contentTooLargeMessage, toEditorNote, UNTITLED, type DeleteNoteResult, type EditorNote, type SaveNoteResult } from "@/lib/editor/types";
 import { AppError, MESSAGES } from "@/lib/errors";
+import { log } from "@/lib/log";
 import { parseNoteEtag } from "@/lib/notes/etag";
 import { deleteNote, updateNote } from "@/lib/notes/mutations";
 import { NOTE_TITLE_MAX, ZNoteSchema, ZUpdateNoteSchema, type TNote } from "@/lib/notes/schemas";
@@ -29,16 +31,31 @@ const notFound = { ok: false, error: "not_found", message: "This note no longer 
 /**
  * Saves the editor's changes, only on top of the version the editor has: if
  * anyone (an agent through the API, another tab) wrote since, nothing is
- * written and the current note comes back for the person to decide.
+ * written and the current note comes back for the person to decide. Every
+ * failure comes back as a value with the reason to show, never as a thrown
+ * error (which the browser could not tell apart from a lost connection).
  */
 export async function saveNoteAction(raw: SaveNoteInput): Promise<SaveNoteResult> {
+  try {
+    return await saveNote(raw);
+  } catch (err) {
+    return writeFailure(err, "note.save_failed");
+  }
+}
+
+async function saveNote(raw: SaveNoteInput): Promise<SaveNoteResult> {
   const user = await getCurrentUser();
   if (!user) return signedOut;
   const parsed = ZSaveNoteSchema.safeParse(raw);
-  if (!parsed.success) return { ok: false, error: "invalid", message: "The note could not be saved: the editor sent something unexpected." };
-  const { id, version, title, content, tagIds } = parsed.data;
-  if (content !== undefined && JSON.stringify(content).length > NOTE_CONTENT_MAX_BYTES) {
-    return { ok: false, error: "invalid", message: "This note is too large to save. Split it into smaller notes." };
+  if (!parsed.success) return { ok: false, error: "invalid", message: `The note could not be saved: the editor sent something unexpected (${describeIssue(parsed.error)}).` };
+  const { id, version, tagIds } = parsed.data;
+  // What a person can type or paste but a database cannot hold (a NUL, half of
+  // an emoji) is dropped rather than refusing the whole note over an invisible character.
+  const title = parsed.data.title === undefined ? undefined : toStorableString(parsed.data.title);
+  const content = parsed.data.content === undefined ? undefined : (toStorableJson(parsed.data.content) as Record<string, unknown>[]);
+  if (content !== undefined) {
+    const bytes = Buffer.byteLength(JSON.stringify(content));
+    if (bytes > NOTE_CONTENT_MAX_BYTES) return { ok: false, error: "invalid", message: contentTooLargeMessage(bytes) };
   }
   const update = ZUpdateNoteSchema.safeParse({
     title: title === undefined ? undefined : title.trim() || UNTITLED,
@@ -47,13 +64,9 @@ export async function saveNoteAction(raw: SaveNoteInput): Promise<SaveNoteResult
     contentText: content === undefined ? undefined : contentToText(content),
     tagIds,
   });
-  if (!update.success) return { ok: false, error: "invalid", message: `The title can be at most ${NOTE_TITLE_MAX} characters.` };
-  try {
-    const saved = await updateNote(await getDb(), { id, userId: user.id, input: update.data, ifVersion: version });
-    return { ok: true, version: saved.version, updatedAt: saved.note.updatedAt, tags: saved.note.tags };
-  } catch (err) {
-    return writeFailure(err);
-  }
+  if (!update.success) return { ok: false, error: "invalid", message: refusalMessage(update.error) };
+  const saved = await updateNote(await getDb(), { id, userId: user.id, input: update.data, ifVersion: version });
+  return { ok: true, version: saved.version, updatedAt: saved.note.updatedAt, tags: saved.note.tags };
 }
 
 /** Deletes the note, only at the version the person saw (so an agent's newer text is never deleted unseen). */
@@ -66,7 +79,7 @@ export async function deleteNoteAction(raw: { id: string; version: number }): Pr
     await deleteNote(await getDb(), { id: parsed.data.id, userId: user.id, ifVersion: parsed.data.version });
     return { ok: true };
   } catch (err) {
-    return writeFailure(err);
+    return writeFailure(err, "note.delete_failed");
   }
 }
 
@@ -77,14 +90,63 @@ export async function checkNoteVersionAction(id: string): Promise<{ version: num
   return getNoteVersion(await getDb(), { id, userId: user.id });
 }
 
-function writeFailure(err: unknown): SaveNoteResult & { ok: false } {
+function writeFailure(err: unknown, event: string): SaveNoteResult & { ok: false } {
   if (err instanceof AppError && err.code === "PRECONDITION_FAILED") {
     const note = ZNoteSchema.parse(err.fields?.note) as TNote;
     const version = parseNoteEtag(err.headers?.ETag ?? "") ?? 0;
     return { ok: false, error: "conflict", current: toEditorNote(note, version) };
   }
   if (err instanceof AppError && err.code === "NOT_FOUND" && err.userMessage === MESSAGES.noteNotFound) return notFound;
-  throw err;
+  if (err instanceof AppError && err.status < 500) {
+    // The data layer refused the note itself (a content limit, say): the same save would be refused again.
+    const details = (err.fields?.details ?? null) as { formErrors?: string[]; fieldErrors?: Record<string, string[]> } | null;
+    const detail = details?.formErrors?.[0] ?? Object.values(details?.fieldErrors ?? {}).flat()[0];
+    return { ok: false, error: "invalid", message: `The server refused to save this note: ${detail ?? err.userMessage}.` };
+  }
+  // Ours to fix, not the person's: logged with a reference they can quote.
+  const reference = randomUUID().slice(0, 8);
+  log.error(event, { reference, code: err instanceof AppError ? err.code : undefined, cause: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+  const unavailable = err instanceof AppError && err.code === "SERVICE_UNAVAILABLE";
+  return {
+    ok: false,
+    error: "server",
+    message: unavailable
+      ? `The server is overloaded or its database is unavailable, so your changes were not saved (reference ${reference}).`
+      : `The server failed while saving your changes (an error on our side, reference ${reference}).`,
+  };
+}
+
+/** A validation failure in words: which part of the note, and why. */
+function refusalMessage(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return "The server refused to save this note.";
+  const field = issue.path[0];
+  if (field === "title" && issue.code === "too_big") return `The title can be at most ${NOTE_TITLE_MAX} characters.`;
+  const what = field === "title" ? "its title" : field === "content" || field === "contentText" ? "its body" : field === "tagIds" ? "its tags" : "it";
+  return `The server refused to save this note because of ${what}: ${issue.message}.`;
+}
+
+function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return issue ? `${issue.path.join(".") || "input"}: ${issue.message}` : "invalid input";
+}
+
+// NUL and unpaired surrogates: PostgreSQL text and jsonb cannot hold them.
+const NUL = /\u0000/g;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function toStorableString(value: string): string {
+  return value.replace(NUL, "").replace(LONE_SURROGATE, "\ufffd");
+}
+
+/** The editor's JSON with every string (keys too) made storable, and `undefined` dropped as JSON does. */
+function toStorableJson(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value), (_key, item: unknown) => {
+    if (typeof item === "string") return toStorableString(item);
+    if (item === null || typeof item !== "object" || Array.isArray(item)) return item;
+    const entries = Object.entries(item as Record<string, unknown>);
+    return entries.some(([key]) => key !== toStorableString(key)) ? Object.fromEntries(entries.map(([key, child]) => [toStorableString(key), child])) : item;
+  });
 }
 
 /** The note as it is now, for an open editor to show someone else's newer version. */

@@ -1,0 +1,173 @@
+import "server-only";
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { MessageChannel } from "node:worker_threads";
+import { Piscina } from "piscina";
+import type { ConversionResult, ConversionTask } from "@/lib/editor/conversions";
+import { getEnv } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { log } from "@/lib/log";
+
+/**
+ * The pool of worker threads every content conversion runs in, so no
+ * conversion ever runs on the request thread. Each worker has its own heap
+ * limit and each job a time budget counted from when a worker starts it (its
+ * thread's CPU time on Linux, so a busy machine does not fail jobs that are
+ * merely slowed, within three times the budget in wall time); a job
+ * over either is killed together with its worker (piscina replaces it) and the
+ * request answers 422 naming the limit. A job that waits too long for a worker,
+ * or finds the queue full, answers 503: the server is busy, not the input bad.
+ */
+type PoolState = { pool?: Piscina };
+const globalKey = Symbol.for("notes.conversionPool");
+
+function state(): PoolState {
+  // Next.js may load this module once per route bundle: one pool per process.
+  const store = globalThis as typeof globalThis & { [globalKey]?: PoolState };
+  return (store[globalKey] ??= {});
+}
+
+/** The worker file, resolved at run time from the app's root (outside the bundle, which cannot hold it). */
+function workerUrl(): string {
+  const parts = ["lib", "editor", "conversion-worker.mjs"];
+  return pathToFileURL(path.join(/* turbopackIgnore: true */ process.cwd(), ...parts)).href;
+}
+
+function getPool(): Piscina {
+  const current = state();
+  if (!current.pool) {
+    const env = getEnv();
+    const threads = env.CONVERSION_THREADS ?? Math.max(1, os.availableParallelism() - 1);
+    current.pool = new Piscina({
+      filename: workerUrl(),
+      minThreads: threads,
+      maxThreads: threads,
+      maxQueue: env.CONVERSION_QUEUE_MAX,
+      // Workers stay warm: loading BlockNote and JSDOM takes a second.
+      idleTimeout: 10 * 60_000,
+      resourceLimits: { maxOldGenerationSizeMb: env.CONVERSION_HEAP_MB, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+    });
+    current.pool.on("error", (err: unknown) => log.error("conversion.pool_error", { cause: err instanceof Error ? err.message : String(err) }));
+  }
+  return current.pool;
+}
+
+/** Starts the workers ahead of the first conversion (they take a second or more to load). */
+export function warmConversionPool(): void {
+  getPool();
+}
+
+/** Stops the workers (at shutdown); a later conversion starts a new pool. */
+export async function closeConversionPool(): Promise<void> {
+  const current = state();
+  const pool = current.pool;
+  current.pool = undefined;
+  await pool?.destroy();
+}
+
+/** What a conversion is for, named in its 422: "Markdown" or "Note". */
+export type ConversionSubject = string;
+
+/**
+ * Runs one conversion in the pool. Resolves with the worker's answer (which
+ * may be a refusal of the input); rejects with AppError 422 when the job went
+ * over its time or memory budget, 503 when no worker was free in time.
+ */
+export async function runConversion(task: ConversionTask, subject: ConversionSubject): Promise<ConversionResult> {
+  const env = getEnv();
+  const pool = getPool();
+  const controller = new AbortController();
+  const { port1, port2 } = new MessageChannel();
+  let outcome: "timeout" | "queue" | undefined;
+  let budget: (() => void) | undefined;
+  const queued = setTimeout(() => {
+    outcome = "queue";
+    controller.abort();
+  }, env.CONVERSION_QUEUE_TIMEOUT_MS);
+  port1.once("message", (message: { threadId?: number | null }) => {
+    clearTimeout(queued);
+    budget = holdToBudget(message?.threadId ?? null, env.CONVERSION_TIMEOUT_MS, () => {
+      outcome = "timeout";
+      controller.abort();
+    });
+  });
+  const started = Date.now();
+  try {
+    return (await pool.run({ task, started: port2 }, { transferList: [port2], signal: controller.signal })) as ConversionResult;
+  } catch (err) {
+    throw conversionFailure(err, outcome, subject, env);
+  } finally {
+    clearTimeout(queued);
+    budget?.();
+    port1.close();
+    const ms = Date.now() - started;
+    if (ms > 1000) log.info("conversion.slow", { kind: task.kind, ms, outcome: outcome ?? "done" });
+  }
+}
+
+// How often a running job's CPU time is checked, and how much longer than its
+// budget in CPU time it may take in wall time (a busy machine slows every job;
+// only the job's own work counts against it, within that bound).
+const CHECK_EVERY_MS = 100;
+const WALL_FACTOR = 3;
+const TICKS_PER_MS = 100 / 1000; // Linux reports thread CPU time in 1/100 s
+
+/** CPU time (user + system) of one thread of this process, in ms; null when unreadable. */
+function threadCpuMs(threadId: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/self/task/${threadId}/stat`, "utf8");
+    // Fields 14 and 15 (utime, stime) counted after the parenthesised name.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_MS;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Calls `exceeded` once the job has used `budgetMs` of its worker thread's CPU
+ * time, or WALL_FACTOR times that in wall time; wall time alone where the
+ * thread's CPU time cannot be read. Returns a function that stops watching.
+ */
+function holdToBudget(threadId: number | null, budgetMs: number, exceeded: () => void): () => void {
+  const start = threadId === null ? null : threadCpuMs(threadId);
+  if (threadId === null || start === null) {
+    const timer = setTimeout(exceeded, budgetMs);
+    return () => clearTimeout(timer);
+  }
+  const wall = setTimeout(exceeded, budgetMs * WALL_FACTOR);
+  const poll = setInterval(() => {
+    const now = threadCpuMs(threadId);
+    if (now !== null && now - start > budgetMs) exceeded();
+  }, CHECK_EVERY_MS);
+  return () => {
+    clearTimeout(wall);
+    clearInterval(poll);
+  };
+}
+
+function conversionFailure(err: unknown, outcome: "timeout" | "queue" | undefined, subject: string, env: ReturnType<typeof getEnv>): Error {
+  if (outcome === "timeout") {
+    return new AppError("CONTENT_TOO_COMPLEX", {
+      userMessage: `${subject} is too expensive to convert: over the ${env.CONVERSION_TIMEOUT_MS / 1000} s time budget per conversion`,
+      cause: err,
+    });
+  }
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === "ERR_WORKER_OUT_OF_MEMORY") {
+    return new AppError("CONTENT_TOO_COMPLEX", {
+      userMessage: `${subject} is too expensive to convert: over the ${env.CONVERSION_HEAP_MB} MB memory budget per conversion`,
+      cause: err,
+    });
+  }
+  if (outcome === "queue" || (err instanceof Error && err.message === "Task queue is at limit")) {
+    return new AppError("SERVICE_UNAVAILABLE", {
+      userMessage: "Too many conversions in progress — retry shortly",
+      headers: { "Retry-After": "2" },
+      cause: err,
+    });
+  }
+  return err instanceof Error ? err : new Error(String(err));
+}

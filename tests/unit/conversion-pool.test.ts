@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AppError } from "@/lib/errors";
+
+// A small heap and a generous time budget, so the memory limit is what stops
+// the hostile job here (the time budget is exercised through the server, in
+// tests/integration/hostile-content.test.ts).
+process.env.CONVERSION_HEAP_MB = "96";
+process.env.CONVERSION_TIMEOUT_MS = "60000";
+process.env.CONVERSION_THREADS = "1";
+// A loaded machine can take a while to start the worker: this test is not about waiting for one.
+process.env.CONVERSION_QUEUE_TIMEOUT_MS = "120000";
+
+const { runConversion, closeConversionPool } = await import("@/lib/editor/conversion-pool");
+
+describe("conversion pool", () => {
+  beforeAll(async () => {
+    // Warm: the first worker loads BlockNote and JSDOM.
+    await runConversion({ kind: "markdown", markdown: "warm" }, "Markdown");
+  });
+  afterAll(() => closeConversionPool());
+
+  it("converts Markdown to blocks, their text and their Markdown, off the calling thread", async () => {
+    const result = await runConversion({ kind: "markdown", markdown: "# Plan\n\n- [x] done\n\n| a | b |\n| --- | --- |\n| 1 | 2 |" }, "Markdown");
+    expect(result).toMatchObject({ ok: true, contentText: "Plan\ndone\na\tb\n1\t2" });
+    expect(result.ok && (result.content as { type: string }[]).map((block) => block.type)).toEqual(["heading", "checkListItem", "table"]);
+    expect(result.ok && result.markdown).toContain("* [x] done");
+  });
+
+  it("refuses, without failing, content that is not BlockNote JSON", async () => {
+    expect(await runConversion({ kind: "content", content: [{ type: "nonsense", content: 5 }] }, "Note")).toMatchObject({ ok: false });
+  });
+
+  it("kills a job over its heap with its worker, answers 422 naming the limit, and the next job still works", async () => {
+    const hostile = "*_~".repeat(34_000);
+    const failure = await runConversion({ kind: "markdown", markdown: hostile }, "Markdown").catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(AppError);
+    expect((failure as AppError).status).toBe(422);
+    expect((failure as AppError).userMessage).toBe("Markdown is too expensive to convert: over the 96 MB memory budget per conversion");
+    const after = await runConversion({ kind: "markdown", markdown: "still **working**" }, "Markdown");
+    expect(after).toMatchObject({ ok: true, contentText: "still working", markdown: "still **working**" });
+  });
+});

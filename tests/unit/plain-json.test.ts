@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { ZCreateNoteSchema, ZUpdateNoteSchema } from "@/lib/notes/schemas";
+import { toPlainJson } from "@/lib/storable-text";
+
+describe("toPlainJson", () => {
+  it("turns undefined inside arrays into null and drops undefined properties, as JSON does", () => {
+    const table = { type: "table", content: { type: "tableContent", columnWidths: [undefined, 120, undefined], rows: [] }, extra: undefined };
+    expect(toPlainJson([table])).toEqual(JSON.parse(JSON.stringify([table])));
+    expect(toPlainJson([table])).toEqual([{ type: "table", content: { type: "tableContent", columnWidths: [null, 120, null], rows: [] } }]);
+  });
+
+  it("keeps scalars and maps non-finite numbers to null", () => {
+    expect(toPlainJson("text")).toBe("text");
+    expect(toPlainJson(0)).toBe(0);
+    expect(toPlainJson(false)).toBe(false);
+    expect(toPlainJson(Number.NaN)).toBeNull();
+    expect(toPlainJson(undefined)).toBeNull();
+  });
+
+  it("copies a body nested far deeper than the call stack allows", () => {
+    let deep: unknown = [];
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(() => toPlainJson(deep)).not.toThrow();
+  });
+
+  it("is what the note schemas store, for both create and update", () => {
+    const content = [{ type: "table", content: { type: "tableContent", columnWidths: [undefined], rows: [] } }];
+    const created = ZCreateNoteSchema.parse({ title: "t", content });
+    const updated = ZUpdateNoteSchema.parse({ content });
+    expect(created.content).toEqual([{ type: "table", content: { type: "tableContent", columnWidths: [null], rows: [] } }]);
+    expect(updated.content).toEqual(created.content);
+  });
+});
