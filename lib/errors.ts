@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { isDatabaseUnavailable, isWriteConflict, postgresCode } from "@/lib/db/failures";
 import { log } from "@/lib/log";
 
 /** Every failure the API can answer with, and its HTTP status. One table, one mapper. */
@@ -12,10 +14,15 @@ export const ERROR_STATUS = {
   USER_NOT_FOUND: 401,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
   PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
+  URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  CONTENT_TOO_COMPLEX: 422,
+  RATE_LIMITED: 429,
+  REQUEST_HEADERS_TOO_LARGE: 431,
   SERVER_CONFIG_ERROR: 500,
   INTERNAL: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -69,6 +76,7 @@ export const MESSAGES = {
   invalidTagId: "Invalid tag id",
   tagExists: "A tag with this name already exists",
   noteModified: "Note was modified",
+  rateLimited: (retryAfterSeconds: number) => `Too many requests — retry after ${retryAfterSeconds} seconds`,
   internal: "Internal server error",
   unavailable: "Service temporarily unavailable — retry shortly",
 } as const;
@@ -88,29 +96,80 @@ export function jsonResponse(body: unknown, init: { status?: number; headers?: R
   return Response.json(body, { status: init.status ?? 200, headers: { ...NO_STORE, ...init.headers } });
 }
 
-// Connection-level failures of PostgreSQL/PGlite and of Prisma's adapters: the
-// database is down or overloaded, which is worth a retry, not a bug.
-const UNAVAILABLE_PATTERN = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Connection terminated|too many clients|database system is (starting up|shutting down)|Can't reach database|DatabaseNotReachable|Timed out fetching a new connection/i;
+/** Seconds a client should wait before retrying after a 503 of the database. */
+export const RETRY_AFTER_SECONDS = 1;
 
-function isDatabaseUnavailable(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  const code = (err as { code?: unknown }).code;
-  if (code === "P1001" || code === "P1002" || code === "P2024" || code === "ECONNREFUSED") return true;
-  return UNAVAILABLE_PATTERN.test(err.message);
+/**
+ * The database is down, restarting, read-only, out of connections or over a
+ * time bound, or a write lost a deadlock race more often than it is retried
+ * (lib/db/failures.ts decides which): worth a retry, not a bug. The one 503
+ * every route, MCP tool and server action answers for it.
+ */
+export function unavailableError(cause?: unknown): AppError {
+  return new AppError("SERVICE_UNAVAILABLE", {
+    userMessage: MESSAGES.unavailable,
+    headers: { "Retry-After": String(RETRY_AFTER_SECONDS) },
+    cause,
+  });
 }
 
-/** Maps anything thrown by a handler to the contract's JSON error response. */
-export function toErrorResponse(err: unknown): Response {
+/** What a server action tells the person when the database is unavailable: nothing was lost, try again. */
+export const UNAVAILABLE_ACTION_MESSAGE = "The service is temporarily unavailable. Nothing was changed; try again in a moment.";
+
+/** True for anything toErrorResponse answers with 503: callers that are not HTTP routes (server actions) report it as such. */
+export function isUnavailable(err: unknown): boolean {
+  if (err instanceof AppError) return err.code === "SERVICE_UNAVAILABLE";
+  return isDatabaseUnavailable(err) || isWriteConflict(err);
+}
+
+/**
+ * Header carrying each request's id. The server (scripts/serve.ts) sets it on
+ * every request and response; a 500 logs it and names it in its body, so a
+ * caller's report leads to the log line.
+ */
+export const REQUEST_ID_HEADER = "x-request-id";
+
+/** The request's id as the server assigned it; a fresh one when the app runs without it. */
+export function requestIdOf(req: Request | undefined): string {
+  return req?.headers.get(REQUEST_ID_HEADER) ?? randomUUID();
+}
+
+export type ErrorParts = { status: number; headers: Record<string, string>; body: Record<string, unknown> };
+
+/**
+ * Maps anything thrown to status, headers and JSON body: the one place
+ * unknown errors become a logged 500 with the request's id.
+ */
+export function toErrorParts(err: unknown, req?: Request): ErrorParts {
+  const parts = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): ErrorParts => ({
+    status,
+    headers: { ...NO_STORE, ...headers },
+    body,
+  });
   if (err instanceof AppError) {
-    if (err.status >= 500) log.error("request.failed", { code: err.code, cause: describe(err.cause) });
-    return jsonResponse({ error: err.userMessage, ...err.fields }, { status: err.status, headers: err.headers });
+    if (err.status < 500) return parts(err.status, { error: err.userMessage, ...err.fields }, err.headers);
+    const requestId = requestIdOf(req);
+    log.error("request.failed", { requestId, code: err.code, cause: describe(err.cause) });
+    // Every 503 says when to come back.
+    const retry: Record<string, string> = err.status === 503 ? { "Retry-After": String(RETRY_AFTER_SECONDS) } : {};
+    // The contract's own 500 keeps its exact body; the id still travels in the header.
+    const body = err.code === "SERVER_CONFIG_ERROR" ? { error: err.userMessage } : { error: err.userMessage, ...err.fields, requestId };
+    return parts(err.status, body, { ...retry, ...err.headers, "X-Request-Id": requestId });
   }
-  if (isDatabaseUnavailable(err)) {
-    log.error("database.unavailable", { cause: describe(err) });
-    return jsonResponse({ error: MESSAGES.unavailable }, { status: 503, headers: { "Retry-After": "1" } });
+  const requestId = requestIdOf(req);
+  if (isDatabaseUnavailable(err) || isWriteConflict(err)) {
+    log.error("database.unavailable", { requestId, code: postgresCode(err), cause: describe(err) });
+    const unavailable = unavailableError(err);
+    return parts(unavailable.status, { error: unavailable.userMessage, requestId }, { ...unavailable.headers, "X-Request-Id": requestId });
   }
-  log.error("request.unhandled", { cause: describe(err), stack: err instanceof Error ? err.stack : undefined });
-  return jsonResponse({ error: MESSAGES.internal }, { status: 500 });
+  log.error("request.unhandled", { requestId, cause: describe(err), stack: err instanceof Error ? err.stack : undefined });
+  return parts(500, { error: MESSAGES.internal, requestId }, { "X-Request-Id": requestId });
+}
+
+/** Maps anything thrown by a handler to the contract's JSON error response (see toErrorParts). */
+export function toErrorResponse(err: unknown, req?: Request): Response {
+  const { status, headers, body } = toErrorParts(err, req);
+  return Response.json(body, { status, headers });
 }
 
 function describe(err: unknown): string | undefined {

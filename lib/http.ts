@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { AppError, MESSAGES, NO_STORE, validationError } from "@/lib/errors";
+import { UUID_PATTERN } from "@/lib/uuid";
+import { UNSTORABLE, UNSTORABLE_MESSAGE } from "@/lib/storable-text";
 
 /** Largest JSON body accepted on writes. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -51,11 +53,20 @@ async function readTextWithLimit(req: Request, limit: number): Promise<string> {
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
-/** Validates URL query parameters (first value of each name) against a schema. */
+/**
+ * Validates URL query parameters (first value of each name) against a schema.
+ * Any parameter holding a NUL (`%00`), which no PostgreSQL text can, is a 400
+ * Invalid query parameters naming it, whether or not the route reads it.
+ */
 export function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.output<S> {
   const params: Record<string, string> = {};
+  const unstorable: Record<string, string[]> = {};
   for (const [name, value] of new URL(req.url).searchParams) {
+    if (UNSTORABLE.test(name) || UNSTORABLE.test(value)) unstorable[name] = [UNSTORABLE_MESSAGE];
     if (!(name in params)) params[name] = value;
+  }
+  if (Object.keys(unstorable).length > 0) {
+    throw new AppError("INVALID_QUERY", { userMessage: MESSAGES.invalidQuery, fields: { details: { formErrors: [], fieldErrors: unstorable } } });
   }
   const parsed = schema.safeParse(params);
   if (!parsed.success) throw validationError("INVALID_QUERY", parsed.error);
@@ -68,7 +79,7 @@ export function parseId(value: string, message: string): string {
   return value.toLowerCase();
 }
 
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export { UUID_PATTERN };
 
 /**
  * The media type of `offered` the Accept header ranks highest (RFC 9110

@@ -1,11 +1,11 @@
-// npm start: applies pending migrations, then serves the production build on PORT (default 3000).
+// npm start: applies pending migrations, then serves the production build on PORT (default 3000) until SIGTERM/SIGINT.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseDatabaseUrl } from "@/lib/db/config";
 import { migrateDatabaseTarget } from "@/lib/db/migrate";
-import { authSecret } from "@/lib/auth/secret";
 import { getEnv } from "@/lib/env";
+import { assertProductionSettings } from "@/lib/production-settings";
 import { SERVER_NODE_ARGS } from "./lib/server-options";
 
 const root = process.cwd();
@@ -15,16 +15,34 @@ async function main(): Promise<void> {
     throw new Error("No production build found: run `npm run build` first.");
   }
   const env = getEnv();
-  // Browser sign-in cannot work without its secret: say so now, not on the first sign-in.
-  authSecret({ ...env, NODE_ENV: "production" });
+  // Say what is missing now, not on the first sign-in (the server checks again as it starts).
+  assertProductionSettings(env);
   const { applied } = await migrateDatabaseTarget(parseDatabaseUrl(env.DATABASE_URL));
   for (const name of applied) process.stdout.write(`Applied migration ${name}\n`);
 
-  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(env.PORT)], {
-    stdio: "inherit",
+  serve();
+}
+
+// The server runs in its own process, with the production server's Node flags
+// and nothing of the migration run left in memory. It drains and exits on
+// SIGTERM/SIGINT; a signal to this process is passed on, and this process
+// exits when the server has. Through the IPC channel the server also stops if
+// this process dies without passing anything on.
+function serve(): void {
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, "--import", "tsx", path.join(root, "scripts/serve.ts")], {
+    stdio: ["inherit", "inherit", "inherit", "ipc"],
     env: { ...process.env, NODE_ENV: "production" },
   });
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
+  const stop = (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => stop(signal));
+  // npm runs this under `sh -c`; a shell killed by the signal npm passes on does
+  // not pass it further. Orphaned, this process stops the server as if signalled.
+  const parentPid = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parentPid) stop("SIGTERM");
+  }, 250).unref();
   child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 

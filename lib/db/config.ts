@@ -1,7 +1,19 @@
 import path from "node:path";
 
 /** Where the notes live: the embedded PGlite (on disk, or in memory when `dataDir` is null) or a PostgreSQL server. */
-export type DatabaseTarget = { kind: "pglite"; dataDir: string | null } | { kind: "postgres"; url: string };
+export type DatabaseTarget =
+  | { kind: "pglite"; dataDir: string | null }
+  | {
+      kind: "postgres";
+      url: string;
+      /**
+       * Set by `?pgbouncer=true` on the URL: connections go through a
+       * transaction-mode pooler (PgBouncer, a serverless host's pooled
+       * endpoint), so session state cannot be relied on and the time bounds
+       * are set per transaction instead of per connection.
+       */
+      transactionPooler?: true;
+    };
 
 const DEFAULT_PGLITE_DIR = path.join(".data", "pglite");
 const PGLITE_PREFIX = "pglite:";
@@ -21,7 +33,7 @@ export function parseDatabaseUrl(url: string | undefined, cwd = process.cwd()): 
     return { kind: "pglite", dataDir: path.resolve(cwd, location) };
   }
 
-  if (/^postgres(ql)?:\/\//i.test(value)) return { kind: "postgres", url: value };
+  if (/^postgres(ql)?:\/\//i.test(value)) return parsePostgresUrl(value);
 
   throw new Error(
     `DATABASE_URL must start with postgres://, postgresql:// or pglite: (got ${describeScheme(value)})`,
@@ -32,4 +44,22 @@ export function parseDatabaseUrl(url: string | undefined, cwd = process.cwd()): 
 function describeScheme(value: string): string {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
   return scheme ? `a "${scheme}:" URL` : "a value without a scheme";
+}
+
+const POOLER_PARAM = "pgbouncer";
+
+// `pgbouncer=true` is the switch Prisma users know; it is taken off the URL
+// handed to the driver, which would otherwise pass it on as a setting.
+function parsePostgresUrl(value: string): DatabaseTarget {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    return { kind: "postgres", url: value };
+  }
+  const flag = parsed.searchParams.get(POOLER_PARAM);
+  if (flag === null) return { kind: "postgres", url: value };
+  parsed.searchParams.delete(POOLER_PARAM);
+  const url = parsed.toString();
+  return flag === "true" || flag === "1" ? { kind: "postgres", url, transactionPooler: true } : { kind: "postgres", url };
 }

@@ -5,6 +5,7 @@ import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapt
 import type { MigrationList, SchemaFilter } from "@prisma/schema-engine-wasm/schema_engine_bg";
 import type { DatabaseTarget } from "@/lib/db/config";
 import { openPglite } from "@/lib/db/pglite";
+import { getEnv } from "@/lib/env";
 import {
   pgliteAdapterFactory,
   postgresAdapterFactory,
@@ -18,6 +19,11 @@ export type MigrationTarget = { pglite: PGlite } | { postgresUrl: string };
 export type MigrationOptions = {
   /** Directory holding `prisma/`. Defaults to the working directory, which is the project root for scripts and the app. */
   projectRoot?: string;
+  /**
+   * A direct connection to the database of a pooled target (`?pgbouncer=true`);
+   * defaults to DIRECT_DATABASE_URL.
+   */
+  directUrl?: string;
 };
 
 /** Extensions the schema relies on (citext columns, trigram and btree_gin indexes); the migrations create them. */
@@ -144,13 +150,31 @@ export async function migrateDatabaseTarget(
   target: DatabaseTarget,
   options: MigrationOptions = {},
 ): Promise<{ applied: string[] }> {
-  if (target.kind === "postgres") return migrateDatabase({ postgresUrl: target.url }, options);
+  if (target.kind === "postgres") return migrateDatabase({ postgresUrl: migrationUrl(target, options) }, options);
   const pglite = await openPglite(target.dataDir);
   try {
     return await migrateDatabase({ pglite }, options);
   } finally {
     await pglite.close();
   }
+}
+
+/**
+ * Where migrations run. Prisma's migration engine holds a session advisory
+ * lock while it works; through a transaction-mode pooler that lock stays
+ * behind on whichever server connection took it, and the next release's
+ * migration waits for it and fails. So a pooled target migrates over a
+ * direct connection, as serverless hosts document.
+ */
+function migrationUrl(target: Extract<DatabaseTarget, { kind: "postgres" }>, options: MigrationOptions): string {
+  if (!target.transactionPooler) return target.url;
+  const direct = options.directUrl ?? getEnv().DIRECT_DATABASE_URL;
+  if (!direct) {
+    throw new Error(
+      "DATABASE_URL goes through a transaction-mode pooler (pgbouncer=true); migrations need a direct connection: set DIRECT_DATABASE_URL",
+    );
+  }
+  return direct;
 }
 
 function resolveProjectRoot(options: MigrationOptions): string {

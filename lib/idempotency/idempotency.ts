@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { Prisma, type Db } from "@/lib/db/client";
+import { writeTransaction } from "@/lib/db/transaction";
 import { AppError, jsonResponse } from "@/lib/errors";
 
 export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
@@ -42,9 +43,6 @@ export type IdempotentOptions = {
   perform: (tx: Prisma.TransactionClient) => Promise<StoredResponse>;
 };
 
-// Concurrent uses of one key queue behind the first; give the last in line time.
-const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 10_000 } as const;
-
 /** The key was claimed by a request that committed first: replay its response. */
 class KeyTaken extends Error {}
 
@@ -58,7 +56,9 @@ class KeyTaken extends Error {}
  */
 export async function idempotent(db: Db, options: IdempotentOptions): Promise<Response> {
   const { key, perform } = options;
-  if (key === null) return toResponse(await db.$transaction(perform, TRANSACTION_OPTIONS), false);
+  // The creates write the account's counters: its write lock first (see writeTransaction).
+  const lock = { lockUserId: options.userId };
+  if (key === null) return toResponse(await writeTransaction(db, perform, lock), false);
 
   const requestHash = hashRequest(options.request);
   const where = { userId: options.userId, scope: options.scope, key };
@@ -67,7 +67,8 @@ export async function idempotent(db: Db, options: IdempotentOptions): Promise<Re
     const stored = await db.idempotencyKey.findUnique({ where: { userId_scope_key: where } });
     if (stored && stored.expiresAt > new Date()) return replay(stored, requestHash);
     try {
-      const response = await db.$transaction(
+      const response = await writeTransaction(
+        db,
         async (tx) => {
           const now = new Date();
           // Expired keys are replaced, lazily, on their next use.
@@ -88,7 +89,7 @@ export async function idempotent(db: Db, options: IdempotentOptions): Promise<Re
           }
           return result;
         },
-        TRANSACTION_OPTIONS,
+        lock,
       );
       return toResponse(response, false);
     } catch (err) {

@@ -1,5 +1,6 @@
-import type { DbClient } from "@/lib/db/client";
+import type { Db, DbClient } from "@/lib/db/client";
 import { isPrismaError } from "@/lib/db/errors";
+import { writeTransaction } from "@/lib/db/transaction";
 import { AppError, MESSAGES } from "@/lib/errors";
 import { serializeTag, TAG_SELECT } from "@/lib/notes/serialize";
 import type { TCreateTag, TTag } from "@/lib/tags/schemas";
@@ -15,21 +16,30 @@ export async function createTag(db: DbClient, { userId, input }: { userId: strin
   }
 }
 
-/** Deletes a tag; its links to notes go with it (ON DELETE CASCADE). */
-export async function deleteTag(db: DbClient, { id, userId }: { id: string; userId: string }): Promise<void> {
-  const { count } = await db.tag.deleteMany({ where: { id, userId } });
+/**
+ * Deletes a tag; its links to notes go with it (ON DELETE CASCADE). Under the
+ * account's write lock, like every write that links tags: a note created or
+ * retagged at the same moment either committed first (and loses the link now)
+ * or runs after and no longer finds the tag.
+ */
+export async function deleteTag(db: Db, { id, userId }: { id: string; userId: string }): Promise<void> {
+  const count = await writeTransaction(db, async (tx) => (await tx.tag.deleteMany({ where: { id, userId } })).count, { lockUserId: userId });
   if (count === 0) throw new AppError("NOT_FOUND", { userMessage: MESSAGES.tagNotFound });
 }
 
-/** Renames a tag; the new name must be unique per user, case-insensitively (409 otherwise). */
+/**
+ * Renames a tag; the new name must be unique per user, case-insensitively (409
+ * otherwise). One statement, scoped to the owner: another user's tag, or one
+ * deleted meanwhile, is a 404. Shared by PATCH /api/tags/:id, the rename_tag
+ * tool and the tags page.
+ */
 export async function renameTag(db: DbClient, { id, userId, input }: { id: string; userId: string; input: TCreateTag }): Promise<TTag> {
   try {
-    const { count } = await db.tag.updateMany({ where: { id, userId }, data: { name: input.name } });
-    if (count === 0) throw new AppError("NOT_FOUND", { userMessage: MESSAGES.tagNotFound });
+    const tag = await db.tag.update({ where: { id, userId }, data: { name: input.name }, select: TAG_SELECT });
+    return serializeTag(tag);
   } catch (err) {
+    if (isPrismaError(err, "P2025")) throw new AppError("NOT_FOUND", { userMessage: MESSAGES.tagNotFound });
     if (isPrismaError(err, "P2002")) throw new AppError("CONFLICT", { userMessage: MESSAGES.tagExists });
     throw err;
   }
-  const tag = await db.tag.findUniqueOrThrow({ where: { id }, select: TAG_SELECT });
-  return serializeTag(tag);
 }

@@ -15,5 +15,8 @@ export const ZCreateTagSchema = z.object({
 });
 export type TCreateTag = z.infer<typeof ZCreateTagSchema>;
 
+/** A rename takes the same body, under the same rules, as a create. */
+export const ZRenameTagSchema = ZCreateTagSchema;
+
 export const ZTagResponseSchema = z.object({ tag: ZTagSchema });
 export const ZTagListResponseSchema = z.object({ tags: z.array(ZTagSchema) });

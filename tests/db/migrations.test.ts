@@ -93,7 +93,7 @@ describe("migrations in a project folder", () => {
     expect(second?.name).toBe("20250103000000_add_bio");
     expect(fs.readFileSync(second!.path, "utf8")).toBe('-- AlterTable\nALTER TABLE "users" ADD COLUMN     "bio" TEXT;\n');
     expect(await diffMigrationsToSchema({ projectRoot })).toBe("");
-  });
+  }, 120_000); // the schema engine runs four times: slow on a busy machine
 
   it("rejects names that are not lowercase letters, digits and underscores", async () => {
     for (const name of ["", "Add", "add-bio", "../up", "add bio"]) {

@@ -29,6 +29,16 @@ describe("npm start", () => {
     expect(result.stderr).toContain("BETTER_AUTH_SECRET is not set");
   });
 
+  it("refuses to start without APP_URL, the one origin links are built from", () => {
+    const result = spawnSync(process.execPath, startScript, {
+      cwd: ROOT,
+      env: { ...process.env, APP_URL: "", BETTER_AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789", DATABASE_URL: tempDatabaseUrl() },
+      encoding: "utf8",
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("APP_URL is not set");
+  });
+
   it("applies the migrations to a fresh database, then serves the API", async () => {
     const port = await freePort();
     const child = spawn(process.execPath, startScript, {
@@ -36,6 +46,7 @@ describe("npm start", () => {
       env: {
         ...process.env,
         PORT: String(port),
+        APP_URL: `http://127.0.0.1:${port}`,
         DATABASE_URL: tempDatabaseUrl(),
         BETTER_AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
         IDENTITY_PARTNER_KEY: "pk_unused",

@@ -74,4 +74,75 @@ describe.each(TEST_DB_KINDS)("/api/tags (%s)", (kind) => {
     expect(malformed.status).toBe(400);
     expect(malformed.body).toEqual({ error: "Invalid tag id" });
   });
+
+  describe("PATCH /api/tags/{id}", () => {
+    const renameTag = (user: SeededUser, id: string, body: unknown) =>
+      stack.api(`/api/tags/${id}`, { method: "PATCH", token: user.token(), json: body });
+
+    it("renames a tag (trimmed): 200 { tag } with the same id and createdAt; its notes carry the new name", async () => {
+      const user = stack.freshUser();
+      const tag = (await createTag(user, "draft")).body.tag;
+      const note = (await stack.api("/api/notes", { method: "POST", token: user.token(), json: { title: "t", tagIds: [tag.id] } })).body.note;
+      const res = await renameTag(user, tag.id, { name: "  Final  " });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ tag: { id: tag.id, name: "Final", createdAt: tag.createdAt } });
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      expect((await stack.api(`/api/notes/${note.id}`, { token: user.token() })).body.note.tags).toEqual([res.body.tag]);
+      expect((await stack.api("/api/tags", { token: user.token() })).body.tags).toEqual([res.body.tag]);
+    });
+
+    it("a change of case only is allowed; another tag's name in any case is a 409 and nothing changes", async () => {
+      const user = stack.freshUser();
+      const ideas = (await createTag(user, "ideas")).body.tag;
+      const todo = (await createTag(user, "todo")).body.tag;
+      expect((await renameTag(user, ideas.id, { name: "Ideas" })).body.tag.name).toBe("Ideas");
+      const dup = await renameTag(user, todo.id, { name: " IDEAS " });
+      expect(dup.status).toBe(409);
+      expect(dup.body).toEqual({ error: "A tag with this name already exists" });
+      expect((await stack.api("/api/tags", { token: user.token() })).body.tags.map((t: { name: string }) => t.name)).toEqual(["Ideas", "todo"]);
+      // Names are per user: another user's tag of that name is no conflict.
+      const other = stack.freshUser();
+      const theirs = (await createTag(other, "x")).body.tag;
+      expect((await renameTag(other, theirs.id, { name: "ideas" })).status).toBe(200);
+    });
+
+    it.each([[{ name: "" }], [{ name: "   " }], [{ name: "x".repeat(51) }], [{ name: 7 }], [{}], [[]]])("400 Invalid request body for %j", async (body) => {
+      const user = stack.freshUser();
+      const tag = (await createTag(user, "keep")).body.tag;
+      const res = await renameTag(user, tag.id, body);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: "Invalid request body", details: expect.any(Object) });
+      expect((await stack.api("/api/tags", { token: user.token() })).body.tags).toEqual([tag]);
+    });
+
+    it("400 for a body that is not JSON, 415 without a JSON Content-Type", async () => {
+      const user = stack.freshUser();
+      const tag = (await createTag(user, "keep")).body.tag;
+      const bad = await stack.api(`/api/tags/${tag.id}`, { method: "PATCH", token: user.token(), raw: "{", headers: { "content-type": "application/json" } });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toEqual({ error: "Request body must be valid JSON" });
+      const plain = await stack.api(`/api/tags/${tag.id}`, { method: "PATCH", token: user.token(), raw: '{"name":"x"}', headers: { "content-type": "text/plain" } });
+      expect(plain.status).toBe(415);
+    });
+
+    it("another user's tag and a deleted tag are 404 and stay as they were; a malformed id is a 400", async () => {
+      const owner = stack.freshUser();
+      const tag = (await createTag(owner, "mine")).body.tag;
+      const foreign = await renameTag(stack.freshUser(), tag.id, { name: "stolen" });
+      expect(foreign.status).toBe(404);
+      expect(foreign.body).toEqual({ error: "Tag not found" });
+      expect((await stack.api("/api/tags", { token: owner.token() })).body.tags).toEqual([tag]);
+      await stack.api(`/api/tags/${tag.id}`, { method: "DELETE", token: owner.token() });
+      expect((await renameTag(owner, tag.id, { name: "again" })).status).toBe(404);
+      const malformed = await renameTag(owner, "nope", { name: "x" });
+      expect(malformed.status).toBe(400);
+      expect(malformed.body).toEqual({ error: "Invalid tag id" });
+    });
+
+    it("401 without a token", async () => {
+      const res = await stack.api("/api/tags/4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10", { method: "PATCH", json: { name: "x" } });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ error: "Missing X-Session-Token header" });
+    });
+  });
 });

@@ -1,0 +1,184 @@
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import next from "next";
+import { AppError, REQUEST_ID_HEADER, toErrorParts, type ErrorParts } from "@/lib/errors";
+import { log } from "@/lib/log";
+
+export type AppServerOptions = {
+  /** The app's root (holds `.next`). */
+  dir: string;
+  port: number;
+  hostname?: string;
+  /** How long in-flight requests get to finish after a shutdown begins. */
+  shutdownTimeoutMs?: number;
+};
+
+export type AppServer = {
+  url: string;
+  /** Stops accepting, lets in-flight requests finish (up to the deadline), closes idle sockets, the app and the database. */
+  close(): Promise<void>;
+};
+
+// Methods some route may answer; Next.js fails others with an empty 400 or a plain-text 500 (TRACE).
+const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+const MAX_TARGET_LENGTH = 8192;
+
+// A caller's (or load balancer's) id is kept when it is a plain token; anything else is replaced.
+const INCOMING_REQUEST_ID = /^[\w.:@-]{1,128}$/;
+
+/**
+ * The production server: Next.js's request handler behind node:http, so the
+ * process owns what `next start` hides: the raw request (malformed URLs and
+ * oversized headers become JSON 4xx instead of plain-text 500s), a request id
+ * on every response, and a shutdown that drains in-flight requests, closes
+ * keep-alive sockets, the database pool and the embedded database's lock.
+ */
+export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
+  const hostname = options.hostname ?? "0.0.0.0";
+  const app = next({ dev: false, dir: options.dir, hostname, port: options.port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+
+  let draining = false;
+  const active = new Set<http.ServerResponse>();
+
+  const server = http.createServer((req, res) => {
+    const incoming = req.headers[REQUEST_ID_HEADER];
+    const requestId = typeof incoming === "string" && INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    req.headers[REQUEST_ID_HEADER] = requestId;
+    res.setHeader("X-Request-Id", requestId);
+    // Once draining, each answer closes its connection, so no socket outlives its request.
+    if (draining) res.setHeader("Connection", "close");
+    active.add(res);
+    res.once("close", () => active.delete(res));
+    // A body the app answered without reading (an early 4xx) is read and dropped, so closing
+    // the connection does not reset it under the client while it is still sending.
+    res.once("finish", () => {
+      if (!req.complete && !req.destroyed) req.resume();
+    });
+
+    const rejection = checkRawRequest(req);
+    if (rejection) return sendParts(res, rejection);
+    handle(req, res).catch((err: unknown) => {
+      const parts = toErrorParts(err, requestFacade(requestId));
+      if (!res.headersSent) sendParts(res, parts);
+      else res.destroy();
+    });
+  });
+
+  // Malformed requests Node's parser refuses never reach the handler: answer
+  // them as JSON too (431 for headers over the limit) instead of a bare status line.
+  server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
+    // Past its first answer (a response in progress or sent), the socket is only closed, as Node does.
+    const answering = (socket as Socket & { _httpMessage?: unknown })._httpMessage;
+    if (err.code === "ECONNRESET" || !socket.writable || answering) return void socket.destroy();
+    const requestId = randomUUID();
+    const error =
+      err.code === "HPE_HEADER_OVERFLOW"
+        ? new AppError("REQUEST_HEADERS_TOO_LARGE", { userMessage: "Request headers are too large" })
+        : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? new AppError("REQUEST_TIMEOUT", { userMessage: "Request was not received in time" })
+          : new AppError("BAD_REQUEST", { userMessage: "Malformed HTTP request" });
+    const { status, headers, body } = toErrorParts(error, requestFacade(requestId));
+    const text = JSON.stringify(body);
+    const lines = [
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ""}`,
+      "Content-Type: application/json",
+      `Content-Length: ${Buffer.byteLength(text)}`,
+      "Connection: close",
+      `X-Request-Id: ${requestId}`,
+      ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    ];
+    socket.end(`${lines.join("\r\n")}\r\n\r\n${text}`);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, hostname, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      draining = true;
+      const deadline = Date.now() + (options.shutdownTimeoutMs ?? 10_000);
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // A keep-alive socket turns idle when its last request ends: close it then.
+      while (active.size > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        server.closeIdleConnections();
+      }
+      if (active.size > 0) log.warn("server.shutdown_deadline", { unfinished: active.size });
+      server.closeAllConnections();
+      await stopped;
+      await app.close().catch(() => undefined);
+      await closeDatabase();
+    })());
+
+  return { url, close };
+}
+
+/** Requests Next.js would fail with an empty or plain-text answer: refused here as JSON. */
+function checkRawRequest(req: http.IncomingMessage): ErrorParts | null {
+  const requestId = String(req.headers[REQUEST_ID_HEADER]);
+  if (!SERVED_METHODS.includes(req.method ?? "")) {
+    const allow = SERVED_METHODS.join(", ");
+    return toErrorParts(
+      new AppError("METHOD_NOT_ALLOWED", { userMessage: `Method ${req.method} not allowed; use ${allow}`, headers: { Allow: allow } }),
+      requestFacade(requestId),
+    );
+  }
+  const target = req.url ?? "/";
+  // Answers may echo the target (a redirect's Location): past this, clients cannot read them.
+  if (target.length > MAX_TARGET_LENGTH) {
+    return toErrorParts(new AppError("URI_TOO_LONG", { userMessage: `Request target must be at most ${MAX_TARGET_LENGTH} characters` }), requestFacade(requestId));
+  }
+  if (!target.startsWith("/")) {
+    return toErrorParts(new AppError("BAD_REQUEST", { userMessage: "Malformed request target: expected a path" }), requestFacade(requestId));
+  }
+  const queryAt = target.indexOf("?");
+  const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
+  try {
+    // Dot segments (also as %2e) would resolve to another route than the one named.
+    if (decodeURIComponent(pathname).split("/").some((part) => part === "." || part === "..")) {
+      return toErrorParts(new AppError("BAD_REQUEST", { userMessage: "Malformed URL: the path has dot segments" }), requestFacade(requestId));
+    }
+  } catch {
+    return toErrorParts(
+      new AppError("BAD_REQUEST", { userMessage: "Malformed URL: the path has invalid percent-encoding" }),
+      requestFacade(requestId),
+    );
+  }
+  return null;
+}
+
+function sendParts(res: http.ServerResponse, { status, headers, body }: ErrorParts): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+// toErrorParts reads the request id from a web Request's headers.
+function requestFacade(requestId: string): Request {
+  return { headers: new Headers({ [REQUEST_ID_HEADER]: requestId }) } as Request;
+}
+
+// The app keeps its one database handle on globalThis (lib/db/client.ts);
+// closing it ends the pool, or closes the embedded database and frees its lock.
+async function closeDatabase(): Promise<void> {
+  const pending = (globalThis as { [key: symbol]: Promise<{ close(): Promise<void> }> | undefined })[Symbol.for("notes.db")];
+  if (!pending) return;
+  try {
+    await (await pending).close();
+  } catch (err) {
+    log.warn("server.database_close_failed", { cause: err instanceof Error ? err.message : String(err) });
+  }
+}
