@@ -4,9 +4,17 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { authClient, authErrorMessage } from "@/lib/auth/auth-client";
 
-const MIN_PASSWORD = 8;
+/**
+ * A password nobody knows, for the pending sign-up: the account's real
+ * password is chosen on the verification link's page, by whoever holds the
+ * mailbox, and replaces it.
+ */
+function placeholderPassword(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
 
-// Fields are read from the form on submit, so what was typed before the page finished loading still counts.
+// The email is read from the form on submit, so what was typed before the page finished loading still counts.
 export function SignUpForm({ disabledReason }: { disabledReason?: string }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(disabledReason ?? null);
@@ -14,20 +22,11 @@ export function SignUpForm({ disabledReason }: { disabledReason?: string }) {
 
   async function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const email = String(data.get("email") ?? "").trim();
-    const password = String(data.get("password") ?? "");
+    const email = String(new FormData(event.currentTarget).get("email") ?? "").trim();
     if (!email) return setError("Enter your email address.");
-    if (password.length < MIN_PASSWORD) return setError(`Use at least ${MIN_PASSWORD} characters for your password.`);
     setPending(true);
     setError(null);
-    const { error: failure } = await authClient.signUp.email({
-      email,
-      password,
-      name: email.split("@")[0] ?? "",
-      // The verification link lands here; the email is the account's link to the identity service.
-      callbackURL: "/sign-in?verified=1",
-    });
+    const { error: failure } = await authClient.signUp.email({ email, password: placeholderPassword(), name: email.split("@")[0] ?? "" });
     if (failure) {
       setPending(false);
       setError(authErrorMessage(failure));
@@ -37,7 +36,6 @@ export function SignUpForm({ disabledReason }: { disabledReason?: string }) {
   }
 
   return (
-    // POST: a submit before the page has loaded must never put the password in a URL.
     <form method="post" onSubmit={submit} noValidate>
       {error ? (
         <div className="alert alert-error" role="alert">
@@ -48,14 +46,7 @@ export function SignUpForm({ disabledReason }: { disabledReason?: string }) {
         <label htmlFor="email">Email</label>
         <input id="email" name="email" className="input" type="email" autoComplete="email" required autoFocus aria-describedby="email-hint" />
         <span className="field-hint" id="email-hint">
-          Use the email of your agents’ identity account: it links the two.
-        </span>
-      </div>
-      <div className="field">
-        <label htmlFor="password">Password</label>
-        <input id="password" name="password" className="input" type="password" autoComplete="new-password" required minLength={MIN_PASSWORD} aria-describedby="password-hint" />
-        <span className="field-hint" id="password-hint">
-          At least {MIN_PASSWORD} characters.
+          Use the email of your agents’ identity account: it links the two. We will send a link there; you choose your password when you open it.
         </span>
       </div>
       <button type="submit" className="btn btn-primary btn-block" disabled={pending || Boolean(disabledReason)}>

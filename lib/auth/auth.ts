@@ -4,15 +4,15 @@ import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
-import { requestOrigin } from "@/lib/auth/authenticate";
 import { getDb, type Db } from "@/lib/db/client";
-import { authSecret, AuthConfigError } from "@/lib/auth/secret";
-import { getEnv, type Env } from "@/lib/env";
+import { trustedOrigins } from "@/lib/auth/origin";
+import { authSecret } from "@/lib/auth/secret";
+import { appOrigin, getEnv, type Env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { MAIL_NOT_CONFIGURED, mailTransport } from "@/lib/mail/config";
 import { sendMail } from "@/lib/mail/send";
 import { existingAccountEmail, resetPasswordEmail, verificationEmail } from "@/lib/mail/templates";
-
+import { deletePendingSignUp } from "@/lib/users/mutations";
 
 /** Browser-auth pages the app links to from emails and redirects. */
 export const AUTH_PATHS = {
@@ -20,32 +20,36 @@ export const AUTH_PATHS = {
   /** Where a verification link lands; the page says the email is verified (or why not). */
   verified: "/sign-in?verified=1",
   resetPassword: "/reset-password",
+  /** Where a verification link lands: the person who holds the mailbox sets the password there. */
+  verifyEmail: "/verify-email",
 } as const;
+
+/**
+ * The request header that carries the client's address to the auth library
+ * (sessions record it). Set by the /api/auth route from the connection or the
+ * trusted proxy's header; whatever a client sends under this name is dropped.
+ */
+export const CLIENT_ADDRESS_HEADER = "x-notes-client-address";
 
 // Endpoints that exist to send an email: refused up front when nothing can deliver it,
 // rather than creating an account whose verification link never arrives.
 const MAIL_ENDPOINTS = new Set(["/sign-up/email", "/request-password-reset", "/send-verification-email"]);
 
-function publicOrigin(env: Env, request: Request | undefined): string {
-  if (env.APP_URL) return new URL(env.APP_URL).origin;
-  return request ? requestOrigin(request) : "";
+/** The link in a verification email: our page, where the password is set, not the library's endpoint. */
+export function verificationLink(env: Env, token: string): string {
+  return `${appOrigin(env)}${AUTH_PATHS.verifyEmail}?token=${encodeURIComponent(token)}`;
 }
 
 /** The auth library over our database: one instance per server process. */
 export function createAuth(db: Db, env: Env) {
   return betterAuth({
     appName: "Notes",
-    // Links in emails start with this. Unset: the origin each request was made to
-    // (e.g. http://127.0.0.1:<port> in tests), which a production deployment should
-    // not rely on: a forged Host header could then steer a reset link elsewhere.
-    baseURL: env.APP_URL,
+    // Links in emails start with this, never with a request's Host or X-Forwarded-Host.
+    baseURL: appOrigin(env),
     basePath: "/api/auth",
     secret: authSecret(env),
     database: prismaAdapter(db, { provider: "postgresql", transaction: true }),
-    // The library's CSRF/origin check accepts these origins: the public URL, and
-    // the origin the request itself was made to (a same-origin form or fetch),
-    // worked out as the API does for its messages.
-    trustedOrigins: (request) => [env.APP_URL ? new URL(env.APP_URL).origin : undefined, request ? requestOrigin(request) : undefined],
+    trustedOrigins: trustedOrigins(env),
     emailAndPassword: {
       enabled: true,
       // The email joins this account to the identity service: no session before it is proven.
@@ -55,8 +59,7 @@ export function createAuth(db: Db, env: Env) {
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
       sendResetPassword: async ({ user, url }) => sendMail(user.email, resetPasswordEmail({ url })),
-      onExistingUserSignUp: async ({ user }, request) =>
-        sendMail(user.email, existingAccountEmail({ signInUrl: `${publicOrigin(env, request)}${AUTH_PATHS.signIn}` })),
+      onExistingUserSignUp: async ({ user }) => sendMail(user.email, existingAccountEmail({ signInUrl: `${appOrigin(env)}${AUTH_PATHS.signIn}` })),
     },
     emailVerification: {
       sendOnSignUp: true,
@@ -64,26 +67,16 @@ export function createAuth(db: Db, env: Env) {
       sendOnSignIn: true,
       autoSignInAfterVerification: false,
       expiresIn: 60 * 60,
-      sendVerificationEmail: async ({ user, url }) => sendMail(user.email, verificationEmail({ url })),
+      // The token is bound to the pending user's id; our page verifies it and sets the password (lib/auth/complete-sign-up.ts).
+      sendVerificationEmail: async ({ user, token }) => sendMail(user.email, verificationEmail({ url: verificationLink(env, token) })),
     },
-    rateLimit: {
-      enabled: env.NODE_ENV === "production",
-      // Shared by every server instance (table rate_limits), not per process.
-      storage: "database",
-      window: 60,
-      max: 100,
-      customRules: {
-        "/sign-in/email": { window: 60, max: 10 },
-        "/sign-up/email": { window: 60, max: 5 },
-        "/request-password-reset": { window: 60, max: 3 },
-        "/send-verification-email": { window: 60, max: 3 },
-        "/reset-password": { window: 60, max: 5 },
-      },
-    },
+    // Limited per account and per client address in the /api/auth route
+    // (lib/auth/limits.ts), in the database; the library's own limiter only knows addresses.
+    rateLimit: { enabled: false },
     advanced: {
-      // Without APP_URL the base URL is the request's: Next.js reports it in the
-      // forwarded headers (request.url names its internal host, "localhost").
-      trustedProxyHeaders: !env.APP_URL,
+      // The base URL is APP_URL; forwarded Host and protocol headers mean nothing.
+      trustedProxyHeaders: false,
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
       // Always on: the library would otherwise skip its origin checks whenever a TEST variable is set.
       disableOriginCheck: false,
       disableCSRFCheck: false,
@@ -96,6 +89,12 @@ export function createAuth(db: Db, env: Env) {
           log.error("auth.mail_not_configured", { path: ctx.path, hint: "set SMTP_URL" });
           throw new APIError("SERVICE_UNAVAILABLE", { message: MAIL_NOT_CONFIGURED });
         }
+        // Verifying must set the password in the same step (our /verify-email page):
+        // the library's endpoint would hand over whatever password the sign-up chose.
+        if (ctx.path === "/verify-email") throw new APIError("NOT_FOUND", { message: "Open the link from the email to verify it" });
+        // A sign-up nobody verified is not an account: a newer sign-up for the same
+        // email replaces it rather than being turned away.
+        if (ctx.path === "/sign-up/email" && typeof ctx.body?.email === "string") await deletePendingSignUp(db, ctx.body.email);
       }),
     },
     logger: {
@@ -119,7 +118,7 @@ export type AuthSession = Auth["$Infer"]["Session"];
 const globalKey = Symbol.for("notes.auth");
 type GlobalWithAuth = typeof globalThis & { [globalKey]?: Promise<Auth> };
 
-/** The auth instance; throws AuthConfigError (logged once per attempt) when production settings are missing. */
+/** The auth instance; throws ConfigError (logged once per attempt) when production settings are missing. */
 export function getAuth(): Promise<Auth> {
   const store = globalThis as GlobalWithAuth;
   if (!store[globalKey]) {
@@ -127,6 +126,7 @@ export function getAuth(): Promise<Auth> {
       const env = getEnv();
       try {
         authSecret(env);
+        appOrigin(env);
       } catch (err) {
         log.error("auth.config_error", { cause: err instanceof Error ? err.message : String(err) });
         throw err;

@@ -13,8 +13,8 @@ export type AuthDeps = {
   getDb: () => Promise<Db>;
   /** Read per request so a missing key is reported, not crashed on at start-up. */
   getPartnerKey: () => string | undefined;
-  /** Public URL for the sign-up hint; the request's own origin when unset. */
-  getAppUrl: () => string | undefined;
+  /** The app's public origin (APP_URL) for the sign-up hint; never taken from the request. */
+  getAppUrl: () => string;
   /** Pause before the single retry of a partner-side fault. */
   retryDelayMs?: number;
 };
@@ -42,8 +42,7 @@ export async function authenticate(req: Request, deps: AuthDeps): Promise<AuthCo
   const db = await deps.getDb();
   const user = await findVerifiedUserByEmail(db, outcome.email);
   if (!user) {
-    const baseUrl = deps.getAppUrl() ?? requestOrigin(req);
-    throw new AppError("USER_NOT_FOUND", { userMessage: MESSAGES.userNotFound(baseUrl), fields: { email: outcome.email } });
+    throw new AppError("USER_NOT_FOUND", { userMessage: MESSAGES.userNotFound(deps.getAppUrl()), fields: { email: outcome.email } });
   }
   return { userId: user.id, email: outcome.email };
 }
@@ -74,17 +73,6 @@ async function verifyWithRetry(deps: AuthDeps, partnerKey: string, token: string
     log.error("auth.identity_fault", { cause: fault, status: outcome.status, detail: outcome.error });
   }
   return outcome;
-}
-
-/**
- * The origin the caller used: behind a proxy or serverless host the public host
- * arrives in forwarding headers, and `req.url` may name an internal one.
- */
-export function requestOrigin(req: Request): string {
-  const url = new URL(req.url);
-  const host = req.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || req.headers.get("host");
-  const proto = req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() || url.protocol.replace(":", "");
-  return host ? `${proto}://${host}` : url.origin;
 }
 
 export function defaultVerify(apiUrl: string, timeoutMs: number): AuthDeps["verify"] {

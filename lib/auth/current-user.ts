@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getAuth } from "@/lib/auth/auth";
-import { getEnv } from "@/lib/env";
+import { appOrigin } from "@/lib/env";
 
 export type CurrentUser = { id: string; email: string; name: string };
 
@@ -35,15 +35,9 @@ export function safeReturnPath(value: string | string[] | undefined): string {
   return path;
 }
 
-/**
- * This app's public base URL: APP_URL when set, else the origin the current
- * request was made to (honouring a proxy's forwarded host and protocol).
- */
+/** This app's public base URL (APP_URL), for pages that show it; never taken from the request. */
 export async function getPublicBaseUrl(): Promise<string> {
-  const appUrl = getEnv().APP_URL;
-  if (appUrl) return appUrl.replace(/\/+$/, "");
-  const list = await headers();
-  const host = list.get("x-forwarded-host")?.split(",")[0]?.trim() || list.get("host") || "localhost:3000";
-  const proto = list.get("x-forwarded-proto")?.split(",")[0]?.trim() || (host.startsWith("localhost") || host.startsWith("127.") ? "http" : "https");
-  return `${proto}://${host}`;
+  // Reading the headers keeps pages that show it dynamic: APP_URL is read at run time, not at build.
+  await headers();
+  return appOrigin();
 }

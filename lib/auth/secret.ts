@@ -1,10 +1,10 @@
-import type { Env } from "@/lib/env";
+import { ConfigError, type Env } from "@/lib/env";
 
 /** Signs development and test sessions only; a production build refuses to run without its own secret. */
 const DEV_ONLY_SECRET = "dev-only-secret:notes-app:never-use-in-production:0000";
 const MIN_SECRET_LENGTH = 32;
 
-export class AuthConfigError extends Error {
+export class AuthConfigError extends ConfigError {
   constructor(message: string) {
     super(message);
     this.name = "AuthConfigError";

@@ -20,9 +20,9 @@ ${body}<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="backg
 
 export function verificationEmail({ url }: { url: string }): MailContent {
   const label = "Verify email";
-  const intro = "Confirm that this is your email address to finish creating your Notes account.";
+  const intro = "Confirm that this is your email address and choose your password to finish creating your Notes account.";
   const why = "Your agents reach your notes through an identity account with this same email, so Notes needs to know it is yours.";
-  const footer = "The link works for one hour. If you did not sign up for Notes, ignore this email.";
+  const footer = "The link works for one hour. If you did not sign up for Notes, ignore this email: nobody can use an account with this address until its link is opened and a password is chosen there.";
   return {
     subject: "Verify your email for Notes",
     text: `${intro}\n\n${why}\n\n${label}: ${url}\n\n${footer}\n`,

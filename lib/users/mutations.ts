@@ -12,8 +12,18 @@ export type CreateUserOptions = {
   emailVerified?: boolean;
 };
 
+/**
+ * Removes a sign-up nobody has verified for this email (with its password and
+ * any session). Until the mailbox owner verifies it, it is not an account: it
+ * must never block the owner's own sign-up or an operator's `npm run users -- add`.
+ */
+export async function deletePendingSignUp(db: DbClient, email: string): Promise<void> {
+  await db.user.deleteMany({ where: { email: email.trim().toLowerCase(), emailVerified: false } });
+}
+
 export async function createUser(db: DbClient, options: CreateUserOptions): Promise<UserSummary> {
   const email = options.email.trim().toLowerCase();
+  await deletePendingSignUp(db, email);
   const existing = await db.user.findUnique({ where: { email }, select: { id: true } });
   if (existing) throw new AppError("CONFLICT", { userMessage: `An account for ${email} already exists` });
 

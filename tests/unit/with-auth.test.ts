@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AuthDeps } from "@/lib/auth/authenticate";
 import { createWithAuth } from "@/lib/auth/with-auth";
+import { limitApiRequests } from "@/lib/rate-limit/api";
 import type { DbHandle } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { VerifyOutcome } from "@/lib/identity/client";
@@ -34,7 +35,7 @@ function setup(outcomes: VerifyOutcome[], overrides: Partial<AuthDeps> = {}) {
     verify,
     getDb: async () => handle.db,
     getPartnerKey: () => "pk_secret_value",
-    getAppUrl: () => undefined,
+    getAppUrl: () => "https://notes.example.com",
     retryDelayMs: 1,
     ...overrides,
   });
@@ -77,20 +78,15 @@ describe("withAuth", () => {
     expect(await res.json()).toEqual({ error: "Invalid session token: Invalid or expired session token" });
   });
 
-  it("USER_NOT_FOUND: 401 (not 404) with the email and the request's origin", async () => {
+  it("USER_NOT_FOUND: 401 (not 404) with the email and APP_URL, whatever Host the request names", async () => {
     const { route } = setup([{ ok: true, email: "nobody@example.com" }]);
-    const res = await route(request(), ctx);
+    const forged = request({ "x-session-token": "st_1", host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "javascript" });
+    const res = await route(forged, ctx);
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({
-      error: "User not found — sign up at http://notes.local:3000 first",
+      error: "User not found — sign up at https://notes.example.com first",
       email: "nobody@example.com",
     });
-  });
-
-  it("USER_NOT_FOUND names APP_URL when it is set", async () => {
-    const { route } = setup([{ ok: true, email: "nobody@example.com" }], { getAppUrl: () => "https://notes.example.com" });
-    const body = await (await route(request(), ctx)).json();
-    expect(body.error).toBe("User not found — sign up at https://notes.example.com first");
   });
 
   it("treats an account whose email is not verified as not found", async () => {
@@ -151,7 +147,7 @@ describe("withAuth", () => {
       verify: async () => ({ ok: true, email: "ada@example.com" }),
       getDb: async () => handle.db,
       getPartnerKey: () => "pk",
-      getAppUrl: () => undefined,
+      getAppUrl: () => "https://notes.example.com",
     });
     const missing = withAuth(async () => {
       throw new AppError("NOT_FOUND", { userMessage: "Note not found" });
@@ -163,9 +159,47 @@ describe("withAuth", () => {
     const crash = withAuth(async () => {
       throw new Error("secret internal detail");
     });
-    const res500 = await crash(request(), ctx);
+    const res500 = await crash(new Request("http://localhost/api/notes", { headers: { "x-session-token": "t", "x-request-id": "req-42" } }), ctx);
     expect(res500.status).toBe(500);
-    expect(await res500.json()).toEqual({ error: "Internal server error" });
+    // The request's id, in the body and the header, and in the log line that has the cause.
+    expect(await res500.json()).toEqual({ error: "Internal server error", requestId: "req-42" });
+    expect(res500.headers.get("x-request-id")).toBe("req-42");
+    expect(stderr.join("")).toMatch(/"event":"request.unhandled","requestId":"req-42","cause":"Error: secret internal detail"/);
     expect(res500.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("counts each authenticated request against the user's budget and sends RateLimit headers, then 429 with Retry-After", async () => {
+    captureStderr();
+    const env = { API_RATE_LIMIT: 2, API_RATE_LIMIT_WINDOW: 60 } as Parameters<typeof limitApiRequests>[2];
+    const withAuth = createWithAuth({
+      verify: async () => ({ ok: true, email: "ada@example.com" }),
+      getDb: async () => handle.db,
+      getPartnerKey: () => "pk",
+      getAppUrl: () => "https://notes.example.com",
+      limitRequests: (db, user) => limitApiRequests(db, user, env),
+    });
+    const ok = withAuth(async () => Response.json({ ok: true }));
+    const missing = withAuth(async () => {
+      throw new AppError("NOT_FOUND", { userMessage: "Note not found" });
+    });
+
+    const first = await ok(request(), ctx);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("ratelimit-policy")).toBe('"api";q=2;w=60');
+    expect(first.headers.get("ratelimit")).toMatch(/^"api";r=1;t=\d+$/);
+    // A handler's error answer carries the headers too.
+    const second = await missing(request(), ctx);
+    expect(second.status).toBe(404);
+    expect(second.headers.get("ratelimit")).toMatch(/^"api";r=0;t=\d+$/);
+
+    const third = await ok(request(), ctx);
+    expect(third.status).toBe(429);
+    const retryAfter = Number(third.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(third.headers.get("ratelimit")).toBe(`"api";r=0;t=${retryAfter}`);
+    expect(await third.json()).toEqual({ error: `Too many requests — retry after ${retryAfter} seconds` });
+    // Unauthenticated requests are not counted against anyone.
+    expect((await ok(request({}), ctx)).headers.get("ratelimit")).toBeNull();
   });
 });

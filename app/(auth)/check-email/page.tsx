@@ -17,8 +17,8 @@ export default async function CheckEmailPage({ searchParams }: { searchParams: S
       title="Check your email"
       lead={
         <>
-          We sent a verification link to <strong>{email || "your email address"}</strong>. Open it to finish creating your account; it works for
-          one hour.
+          We sent a verification link to <strong>{email || "your email address"}</strong>. Open it to choose your password and finish creating
+          your account; it works for one hour.
         </>
       }
       footer={

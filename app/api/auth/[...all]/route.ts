@@ -1,17 +1,93 @@
-import { getAuth } from "@/lib/auth/auth";
-import { jsonResponse, MESSAGES, toErrorResponse } from "@/lib/errors";
-import { AuthConfigError } from "@/lib/auth/secret";
+import { AUTH_PATHS, CLIENT_ADDRESS_HEADER, getAuth } from "@/lib/auth/auth";
+import { clientAddress } from "@/lib/auth/client-address";
+import { authOperation, limitAuthRequest } from "@/lib/auth/limits";
+import { CROSS_ORIGIN_MESSAGE, isCrossOrigin } from "@/lib/auth/origin";
+import { getDb } from "@/lib/db/client";
+import { appOrigin, ConfigError, getEnv } from "@/lib/env";
+import { AppError, jsonResponse, MESSAGES, toErrorResponse } from "@/lib/errors";
+import { log } from "@/lib/log";
 
 export const dynamic = "force-dynamic";
 
-// /api/auth/* – the browser's sign-up, sign-in, sign-out, email verification and password reset (better-auth)
+const BASE_PATH = "/api/auth";
+// Auth bodies are an email and a password or a token; anything far larger is not one of ours.
+const MAX_AUTH_BODY_CHARS = 16 * 1024;
+
+// /api/auth/* – the browser's sign-up, sign-in, sign-out and password reset (better-auth),
+// behind an origin check and rate limits per account and per client address
 async function handle(req: Request): Promise<Response> {
   try {
+    const env = getEnv();
+    const path = authPath(req);
+    // Verification links now land on our page, which sets the password; older links are sent there.
+    if (req.method === "GET" && path === "/verify-email") {
+      const token = new URL(req.url).searchParams.get("token") ?? "";
+      return Response.redirect(`${appOrigin(env)}${AUTH_PATHS.verifyEmail}?token=${encodeURIComponent(token)}`, 302);
+    }
+    if (req.method !== "GET" && isCrossOrigin(req.headers, env)) {
+      return jsonResponse({ error: CROSS_ORIGIN_MESSAGE }, { status: 403 });
+    }
+
+    const body = await readAuthBody(req);
+    const address = clientAddress(req.headers, env);
+    if (!address) warnUnknownAddress();
+    const exceeded = await limitAuthRequest(await getDb(), { operation: authOperation(path), address, email: emailIn(body) });
+    if (exceeded) {
+      const retryAfter = String(exceeded.state.resetSeconds);
+      return jsonResponse({ error: MESSAGES.rateLimited(exceeded.state.resetSeconds) }, { status: 429, headers: { "Retry-After": retryAfter } });
+    }
+
+    // The library reads the client's address (for sessions) from this header only.
+    const headers = new Headers(req.headers);
+    headers.delete(CLIENT_ADDRESS_HEADER);
+    if (address) headers.set(CLIENT_ADDRESS_HEADER, address);
     const auth = await getAuth();
-    return await auth.handler(req);
+    return await auth.handler(new Request(req.url, { method: req.method, headers, body }));
   } catch (err) {
-    if (err instanceof AuthConfigError) return jsonResponse({ error: MESSAGES.serverConfig }, { status: 500 });
+    if (err instanceof ConfigError) return jsonResponse({ error: MESSAGES.serverConfig }, { status: 500 });
     return toErrorResponse(err);
+  }
+}
+
+let warnedUnknownAddress = false;
+
+// Without an address every client shares one per-address limit: tell the operator once.
+function warnUnknownAddress(): void {
+  if (warnedUnknownAddress) return;
+  warnedUnknownAddress = true;
+  log.warn("auth.client_address_unknown", { hint: "behind a proxy or on a serverless host, set TRUSTED_PROXY_HEADER (and TRUSTED_PROXY_HOPS)" });
+}
+
+/** The endpoint below /api/auth, in the form the limits name it: lower case, no trailing or doubled slashes. */
+function authPath(req: Request): string {
+  const pathname = new URL(req.url).pathname.toLowerCase().replace(/\/{2,}/g, "/").replace(/\/+$/, "");
+  return pathname.startsWith(BASE_PATH) ? pathname.slice(BASE_PATH.length) || "/" : pathname;
+}
+
+/**
+ * The body of a POST, as text: JSON only (what the sign-in and sign-up pages
+ * send), so the email the per-account limits key on is read exactly as the
+ * library will read it.
+ */
+async function readAuthBody(req: Request): Promise<string | null> {
+  if (req.method === "GET" || req.method === "HEAD") return null;
+  const body = await req.text();
+  if (!body) return null;
+  const mediaType = req.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (mediaType !== "application/json") throw new AppError("UNSUPPORTED_MEDIA_TYPE", { userMessage: "Content-Type must be application/json" });
+  if (body.length > MAX_AUTH_BODY_CHARS) throw new AppError("PAYLOAD_TOO_LARGE", { userMessage: `Request body must be at most ${MAX_AUTH_BODY_CHARS} characters` });
+  return body;
+}
+
+/** The email a request body names (sign-in, sign-up, reset and verification mail), for the per-account limits. */
+function emailIn(body: string | null): string | null {
+  if (!body) return null;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const email = parsed && typeof parsed === "object" ? (parsed as { email?: unknown }).email : undefined;
+    return typeof email === "string" ? email : null;
+  } catch {
+    return null;
   }
 }
 

@@ -1,0 +1,57 @@
+import type { DbClient } from "@/lib/db/client";
+
+/** At most `limit` requests per `windowSeconds`, counted per key. */
+export type RateLimitRule = { limit: number; windowSeconds: number };
+
+export type RateLimitState = {
+  /** This request fits in the window. */
+  allowed: boolean;
+  limit: number;
+  /** Requests left in the current window after this one. */
+  remaining: number;
+  /** Seconds until the window ends and the count starts again (at least 1). */
+  resetSeconds: number;
+};
+
+// Drivers differ in how they hand back bigint (BigInt, number or string): read through Number().
+type WindowRow = { count: number | bigint; window_start: bigint | number | string; now: bigint | number | string };
+
+/**
+ * Counts one request against `key` and says whether it fits: one atomic upsert
+ * on the `rate_limits` table, so every server instance shares the count. Fixed
+ * windows: a key's window starts with its first request (`last_request` holds
+ * the window's start, in milliseconds of the database's clock, the one clock all
+ * instances share) and a request after it ends starts the next one.
+ *
+ * The statement commits without waiting for its WAL flush (synchronous_commit
+ * off, for this statement's own transaction only): a crash may forget the last
+ * few milliseconds of counts, and the upsert costs about what a read does
+ * instead of a disk flush per API request.
+ */
+export async function consumeRateLimit(db: DbClient, key: string, rule: RateLimitRule): Promise<RateLimitState> {
+  const windowMs = BigInt(rule.windowSeconds * 1000);
+  const rows = await db.$queryRaw<WindowRow[]>`
+    WITH clock AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now, set_config('synchronous_commit', 'off', true) AS async)
+    INSERT INTO rate_limits AS r (key, count, last_request)
+    SELECT ${key}, 1, clock.now FROM clock
+    ON CONFLICT (key) DO UPDATE SET
+      count = CASE WHEN r.last_request <= EXCLUDED.last_request - ${windowMs} THEN 1 ELSE r.count + 1 END,
+      last_request = CASE WHEN r.last_request <= EXCLUDED.last_request - ${windowMs} THEN EXCLUDED.last_request ELSE r.last_request END
+    RETURNING r.count, r.last_request AS window_start, (SELECT now FROM clock) AS now`;
+  const row = rows[0];
+  if (!row) throw new Error("rate limit upsert returned no row");
+  const elapsedMs = Number(row.now) - Number(row.window_start);
+  const count = Number(row.count);
+  return {
+    allowed: count <= rule.limit,
+    limit: rule.limit,
+    remaining: Math.max(0, rule.limit - count),
+    resetSeconds: Math.max(1, Math.ceil((rule.windowSeconds * 1000 - elapsedMs) / 1000)),
+  };
+}
+
+/** Drops windows that ended long ago (keys of addresses and accounts that stopped trying). */
+export async function pruneRateLimits(db: DbClient, olderThanSeconds: number): Promise<void> {
+  const olderThanMs = BigInt(olderThanSeconds * 1000);
+  await db.$executeRaw`DELETE FROM rate_limits WHERE last_request < (extract(epoch FROM clock_timestamp()) * 1000)::bigint - ${olderThanMs}`;
+}
