@@ -4,13 +4,17 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // A separate build folder lets a benchmark or test build run beside a dev build.
   distDir: process.env.NEXT_DIST_DIR || ".next",
+  // The container image's build (scripts/build-standalone.ts): a server.js with
+  // only the node_modules it needs. Other builds stay as `next start` serves them.
+  output: process.env.NEXT_OUTPUT === "standalone" ? "standalone" : undefined,
   // The benchmark measures the running app; `npm run typecheck` and the test
   // build check types.
   typescript: { ignoreBuildErrors: process.env.NEXT_SKIP_TYPECHECK === "1" },
   // Loaded from node_modules at run time rather than bundled: they read their
   // own .wasm/.data files relative to their install location (nodemailer is
-  // Node-only and needs no bundling either).
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/schema-engine-wasm", "@blocknote/server-util", "nodemailer"],
+  // Node-only and needs no bundling either; piscina starts its workers from
+  // its own files, which must stay where it is installed).
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/schema-engine-wasm", "@blocknote/server-util", "nodemailer", "piscina"],
   experimental: {
     serverActions: {
       // The editor saves a whole note body (BlockNote JSON) per save; see NOTE_CONTENT_MAX_BYTES.

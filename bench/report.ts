@@ -1,4 +1,7 @@
+import { median, type ColdStartReport } from "./cold-start";
+import { renderHostile, type HostileNeighbourResult } from "./hostile";
 import type { Measurement } from "./measure";
+import type { SoakResult } from "./soak";
 
 export type ScenarioResult = {
   scenario: string;
@@ -21,8 +24,11 @@ export type BenchReport = {
     rssBefore: number;
     rssAfter: number;
     sequentialRareSearch: Measurement;
+    coldStart?: ColdStartReport;
+    soak?: SoakResult;
+    hostile?: HostileNeighbourResult;
   } | null;
-  pglite: { results: ScenarioResult[]; rssBefore: number; rssAfter: number; sequentialRareSearch: Measurement } | null;
+  pglite: { results: ScenarioResult[]; rssBefore: number; rssAfter: number; sequentialRareSearch: Measurement; soak?: SoakResult; hostile?: HostileNeighbourResult } | null;
   problems: string[];
 };
 
@@ -69,6 +75,14 @@ export function renderMarkdown(report: BenchReport): string {
     lines.push("", `Server RSS: ${pgRun.rssBefore} MB before the scenarios, ${pgRun.rssAfter} MB after.`);
     const s = pgRun.sequentialRareSearch;
     lines.push(`200 sequential rare-term searches (largest user): p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms.`);
+    const cold = pgRun.coldStart;
+    if (cold) {
+      const runs = (values: number[]) => `median ${median(values)} ms (runs: ${values.join(", ")} ms)`;
+      lines.push(`Cold start, process start → first authenticated 200, only environment variables: \`next start\` (serverless runtime) ${runs(cold.nextStart)}; ` +
+        (cold.standalone ? `container's \`node server.js\` ${runs(cold.standalone)}.` : "container's server not measured (run `npm run build:standalone` first)."));
+    }
+    if (pgRun.soak) lines.push(soakLine(pgRun.soak));
+    if (pgRun.hostile) lines.push("", ...renderHostile(pgRun.hostile));
     const sizes = [...new Set(pgRun.results.map((r) => r.userNotes))].sort((a, b) => a - b);
     if (sizes.length === 2) {
       lines.push("", `Growth of API p50 from ${sizes[0]!.toLocaleString("en")} to ${sizes[1]!.toLocaleString("en")} notes (target ≤ 2×):`, "");
@@ -89,7 +103,14 @@ export function renderMarkdown(report: BenchReport): string {
     }
     lines.push("", `Server RSS: ${lite.rssBefore} MB before, ${lite.rssAfter} MB after.`);
     lines.push(`200 sequential rare-term searches: p50 ${ms(lite.sequentialRareSearch.p50)} ms, p99 ${ms(lite.sequentialRareSearch.p99)} ms.`);
+    if (lite.soak) lines.push(soakLine(lite.soak));
+    if (lite.hostile) lines.push("", ...renderHostile(lite.hostile));
   }
   if (report.problems.length > 0) lines.push("", "Problems:", ...report.problems.map((p) => `- ${p}`));
   return lines.join("\n");
+}
+
+function soakLine(soak: SoakResult): string {
+  const errors = soak.errors === 0 ? "0 errors" : `${soak.errors} errors ${JSON.stringify(soak.errorsByStatus)}`;
+  return `Tagged-write soak, ${soak.clients} clients of one account for ${soak.durationSec} s: ${soak.requests} requests (${soak.writes} tagged writes), ${soak.rps} req/s, p50 ${ms(soak.p50)} ms, p99 ${ms(soak.p99)} ms, ${errors}; note total ${soak.totalMatches ? "consistent" : "INCONSISTENT"}.`;
 }

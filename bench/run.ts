@@ -1,8 +1,8 @@
 // npm run bench [-- --quick] [--db postgres|pglite|all] [--keep-db] …
 // Loads deterministic data, runs the production app against it with the local
 // identity service, and measures every scenario beside its floors in one run.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { buildBenchApp } from "./build-app";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -10,11 +10,15 @@ import pg from "pg";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { openPglite } from "@/lib/db/pglite";
 import { loadBenchData, type LoadedUser, type Sql } from "./load";
+import { measureHostileNeighbour, type HostileNeighbourResult } from "./hostile";
 import { measureHttp, measureLoop, measureSequential, type Measurement } from "./measure";
 import { renderMarkdown, type BenchReport, type ScenarioResult } from "./report";
 import { SCENARIOS } from "./scenarios";
+import { runTaggedSoak, type SoakResult } from "./soak";
 import { startBenchStack, type BenchStack } from "./stack";
 import { checkScenario } from "./verify";
+import { measureColdStarts } from "./cold-start";
+import { freePort } from "@/tests/helpers/test-app";
 
 const { values: args } = parseArgs({
   options: {
@@ -26,10 +30,14 @@ const { values: args } = parseArgs({
     "pglite-notes": { type: "string" },
     duration: { type: "string" },
     warmup: { type: "string" },
+    "soak-duration": { type: "string" },
     connections: { type: "string", default: "10" },
+    "hostile-writers": { type: "string", default: "4" },
+    "hostile-duration": { type: "string" },
     "keep-db": { type: "boolean", default: false },
     "skip-build": { type: "boolean", default: false },
     "build-dir": { type: "string", default: ".next-bench" },
+    "standalone-dir": { type: "string", default: ".next-standalone/standalone" },
     "admin-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
     out: { type: "string", default: "bench/results" },
   },
@@ -43,22 +51,16 @@ const config = {
   pgliteNotes: Number(args["pglite-notes"] ?? (quick ? 500 : 10_000)),
   durationSec: Number(args.duration ?? (quick ? 1 : 10)),
   warmupSec: Number(args.warmup ?? (quick ? 0.5 : 2)),
+  soakSec: Number(args["soak-duration"] ?? (quick ? 2 : 20)),
   connections: Number(args.connections),
+  hostileWriters: Number(args["hostile-writers"]),
+  hostileDurationSec: Number(args["hostile-duration"] ?? (quick ? 5 : 20)),
   seed: 20261122,
 };
 const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
-/** The benchmark builds and serves its own production build, beside any other. */
 function buildApp(): void {
-  const dir = args["build-dir"];
-  process.env.NEXT_DIST_DIR = dir;
-  if (args["skip-build"] && existsSync(path.join(dir, "BUILD_ID"))) return;
-  log(`building the production app into ${dir}`);
-  const result = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], {
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", NEXT_SKIP_TYPECHECK: "1" },
-    encoding: "utf8",
-  });
-  if (result.status !== 0) throw new Error(`next build failed:\n${result.stdout}\n${result.stderr}`);
+  buildBenchApp(args["build-dir"], Boolean(args["skip-build"]), log);
 }
 
 async function main(): Promise<number> {
@@ -136,6 +138,7 @@ async function runPostgres(report: BenchReport): Promise<BenchReport["postgres"]
         log(`${user.email} ${scenario.name}: api p50 ${api.p50} ms, ${api.rps} req/s; naive SQL p50 ${naive.p50} ms, ${naive.rps} q/s`);
       }
     }
+    const soak = await measureSoak(report, "postgres", stack, loaded[loaded.length - 1]!);
     const rssAfter = stack.appRssMb();
     const token = await stack.mintToken(loaded[0]!.email);
     const sequential = await measureSequential(200, async () => {
@@ -143,7 +146,20 @@ async function runPostgres(report: BenchReport): Promise<BenchReport["postgres"]
       await res.arrayBuffer();
       return res.ok;
     });
-    return { database: name, results, floors, rssBefore, rssAfter, sequentialRareSearch: sequential };
+    log("cold starts: process start → first authenticated 200");
+    const coldStart = await measureColdStarts({
+      root: process.cwd(),
+      buildDir: args["build-dir"],
+      standaloneDir: path.resolve(args["standalone-dir"]),
+      databaseUrl,
+      identityUrl: stack.identityUrl,
+      partnerKey: stack.partnerKey,
+      token: await stack.mintToken(loaded[0]!.email),
+      runs: quick ? 1 : 5,
+      freePort,
+    });
+    const hostile = await runHostile(stack, loaded[1]!.email, "postgres", report);
+    return { database: name, results, floors, rssBefore, rssAfter, sequentialRareSearch: sequential, coldStart, soak, hostile };
   } finally {
     await stack?.stop();
     await pool.end();
@@ -180,6 +196,7 @@ async function runPglite(report: BenchReport): Promise<BenchReport["pglite"]> {
       log(`pglite ${scenario.name}: api p50 ${api.p50} ms, ${api.rps} req/s`);
       if (api.failures > 0) report.problems.push(`pglite ${scenario.name}: ${api.failures} failed responses`);
     }
+    const soak = await measureSoak(report, "pglite", stack, user);
     const rssAfter = stack.appRssMb();
     const token = await stack.mintToken(user.email);
     const sequential = await measureSequential(200, async () => {
@@ -187,11 +204,31 @@ async function runPglite(report: BenchReport): Promise<BenchReport["pglite"]> {
       await res.arrayBuffer();
       return res.ok;
     });
-    return { results, rssBefore, rssAfter, sequentialRareSearch: sequential };
+    const hostile = await runHostile(stack, user.email, "pglite", report);
+    return { results, rssBefore, rssAfter, sequentialRareSearch: sequential, soak, hostile };
   } finally {
     await stack?.stop();
     rmSync(workDir, { recursive: true, force: true });
   }
+}
+
+/** Reads of a small note while other clients post 100 KB Markdown notes, against the same reads idle. */
+async function runHostile(stack: BenchStack, email: string, label: string, report: BenchReport): Promise<HostileNeighbourResult> {
+  log(`${label} hostile neighbour: ${config.hostileWriters} writers, ${config.hostileDurationSec} s idle then ${config.hostileDurationSec} s under load`);
+  const result = await measureHostileNeighbour({
+    appUrl: stack.appUrl,
+    token: () => stack.mintToken(email),
+    writers: config.hostileWriters,
+    durationSec: config.hostileDurationSec,
+    rssMb: () => stack.appRssMb(),
+  });
+  log(`${label} hostile neighbour: read p99 ${result.idle.p99} ms idle, ${result.loaded.p99} ms loaded (${result.p99Ratio}×); writes ${JSON.stringify(result.writes.statuses)}; RSS peak ${result.rss.peakMb} MB`);
+  const failedReads = result.idle.failures + result.loaded.failures;
+  if (failedReads > 0) report.problems.push(`${label} hostile neighbour: ${failedReads} failed reads of the small note`);
+  // 503 (no conversion worker free in time, with Retry-After) is the server shedding load, not a failure.
+  const serverErrors = Object.entries(result.writes.statuses).filter(([status]) => status === "0" || (Number(status) >= 500 && status !== "503"));
+  if (serverErrors.length > 0) report.problems.push(`${label} hostile neighbour: writes answered ${JSON.stringify(Object.fromEntries(serverErrors))}`);
+  return result;
 }
 
 function measureApi(stack: BenchStack, scenario: (typeof SCENARIOS)[number], user: LoadedUser, token: string): Promise<Measurement> {
@@ -206,6 +243,21 @@ function measureApi(stack: BenchStack, scenario: (typeof SCENARIOS)[number], use
     durationSec: config.durationSec,
     warmupSec: config.warmupSec,
   });
+}
+
+/** Tagged writes and reads of one account from 10 clients at once; any failed answer is a problem. */
+async function measureSoak(report: BenchReport, db: string, stack: BenchStack, user: LoadedUser): Promise<SoakResult> {
+  const soak = await runTaggedSoak({
+    appUrl: stack.appUrl,
+    token: () => stack.mintToken(user.email),
+    tagIds: user.tagIds.slice(0, 6),
+    clients: 10,
+    durationSec: config.soakSec,
+  });
+  log(`${db} tagged-write soak: ${soak.requests} requests (${soak.writes} writes) from ${soak.clients} clients, p50 ${soak.p50} ms, p99 ${soak.p99} ms, ${soak.errors} errors`);
+  if (soak.errors > 0) report.problems.push(`${db} tagged-write soak: ${soak.errors} failed answers ${JSON.stringify(soak.errorsByStatus)}`);
+  if (!soak.totalMatches) report.problems.push(`${db} tagged-write soak: the note total does not match the writes`);
+  return soak;
 }
 
 /** The identity verify round trip alone, and a route that only runs withAuth. */

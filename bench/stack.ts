@@ -44,6 +44,8 @@ export async function startBenchStack(options: { databaseUrl: string; workDir: s
       IDENTITY_PARTNER_KEY: partnerKey,
       LOG_LEVEL: "silent",
       DATABASE_POOL_MAX: "10",
+      // Load far beyond an agent's budget: the limit's upsert still runs on every request, it just never answers 429.
+      API_RATE_LIMIT: "1000000000",
     }, { nodeArgs: [...SERVER_NODE_ARGS, ...(options.nodeArgs ?? [])] });
   } catch (err) {
     await stopProcess(identity);

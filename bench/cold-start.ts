@@ -1,0 +1,140 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { stopProcess } from "@/tests/helpers/test-app";
+
+/**
+ * Cold start as a host sees it: from spawning the server process to the first
+ * authenticated `200` from the API (a list with a search, the typical first
+ * call), polling every 20 ms. Shared by `npm run bench` and the deployment
+ * tests, which run what a host runs.
+ */
+export type ColdStartOptions = {
+  command: string;
+  args: string[];
+  cwd: string;
+  /** The whole environment of the server: nothing is inherited. */
+  env: Record<string, string>;
+  /** Base URL the server will answer on. */
+  url: string;
+  /** A session token minted beforehand, so minting is not counted. */
+  token: string;
+  /** Run as this user and group (an unprivileged one, as in the container). */
+  uid?: number;
+  gid?: number;
+  timeoutMs?: number;
+};
+
+export type ColdStartedServer = {
+  /** Process start → first authenticated 200, in milliseconds. */
+  coldStartMs: number;
+  child: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+};
+
+export async function startAndTimeFirstRequest(options: ColdStartOptions): Promise<ColdStartedServer> {
+  const started = performance.now();
+  const child = spawn(options.command, options.args, {
+    cwd: options.cwd,
+    env: options.env as NodeJS.ProcessEnv,
+    uid: options.uid,
+    gid: options.gid,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let text = "";
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+  const stop = () => stopProcess(child);
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Server exited (${child.exitCode ?? child.signalCode}):\n${text}`);
+    try {
+      const response = await fetch(`${options.url}/api/notes?search=cold`, {
+        headers: { "x-session-token": options.token },
+        signal: AbortSignal.timeout(5000),
+      });
+      await response.arrayBuffer();
+      if (response.status === 200) return { coldStartMs: Math.round(performance.now() - started), child, output: () => text, stop };
+      if (response.status !== 503 && response.status !== 404) {
+        await stop();
+        throw new Error(`First authenticated request answered ${response.status}:\n${text}`);
+      }
+    } catch (error) {
+      if (error instanceof Error && error.message.startsWith("First authenticated")) throw error;
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`No authenticated 200 within ${options.timeoutMs ?? 60_000} ms:\n${text}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export type ColdStartReport = {
+  /** `next start` on the benchmark's build: what a serverless host's Next runtime starts. */
+  nextStart: number[];
+  /** `node server.js` of `npm run build:standalone`: what the container runs; null when that build is absent. */
+  standalone: number[] | null;
+};
+
+/**
+ * Starts the server `runs` times from cold against `databaseUrl` with only the
+ * environment a host gives it, timing each to its first authenticated 200.
+ */
+export async function measureColdStarts(options: {
+  root: string;
+  buildDir: string;
+  standaloneDir: string;
+  databaseUrl: string;
+  identityUrl: string;
+  partnerKey: string;
+  token: string;
+  runs: number;
+  freePort(): Promise<number>;
+}): Promise<ColdStartReport> {
+  const once = async (server: "next" | "standalone") => {
+    const port = await options.freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      APP_URL: url,
+      DATABASE_URL: options.databaseUrl,
+      DATABASE_POOL_MAX: "2",
+      IDENTITY_API_URL: options.identityUrl,
+      IDENTITY_PARTNER_KEY: options.partnerKey,
+      BETTER_AUTH_SECRET: "cold-start-benchmark-secret-0123456789abcdef",
+      NEXT_TELEMETRY_DISABLED: "1",
+      LOG_LEVEL: "silent",
+    };
+    const started =
+      server === "next"
+        ? await startAndTimeFirstRequest({
+            command: process.execPath,
+            args: [`${options.root}/node_modules/next/dist/bin/next`, "start", "-p", String(port), "-H", "127.0.0.1"],
+            cwd: options.root,
+            env: { ...env, NEXT_DIST_DIR: options.buildDir },
+            url,
+            token: options.token,
+          })
+        : await startAndTimeFirstRequest({ command: process.execPath, args: ["server.js"], cwd: options.standaloneDir, env, url, token: options.token });
+    await started.stop();
+    return started.coldStartMs;
+  };
+  const nextStart: number[] = [];
+  for (let i = 0; i < options.runs; i++) nextStart.push(await once("next"));
+  let standalone: number[] | null = null;
+  const { existsSync } = await import("node:fs");
+  if (existsSync(`${options.standaloneDir}/server.js`)) {
+    standalone = [];
+    for (let i = 0; i < options.runs; i++) standalone.push(await once("standalone"));
+  }
+  return { nextStart, standalone };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}

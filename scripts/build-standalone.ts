@@ -1,0 +1,119 @@
+// npm run build:standalone: what the container image runs, in one folder.
+// Next's standalone output (server.js with only the node_modules it needs),
+// its static files, the migrations and a bundled release step (migrate.mjs):
+//   node migrate.mjs     applies pending migrations to DATABASE_URL (release step)
+//   node server.js       serves on PORT (HOSTNAME=0.0.0.0 in a container)
+// The Dockerfile copies exactly this folder; tests/e2e/deploy.test.ts runs it.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { build } from "esbuild";
+
+/** Packages that read their own .wasm/.data files next to their code: copied, not bundled. */
+const UNBUNDLED = ["@electric-sql/pglite", "@prisma/schema-engine-wasm"];
+
+/** Where the tests build it, beside their own `.next`. */
+export const TEST_STANDALONE_DIST = ".next-standalone";
+
+export function standaloneDir(distDir: string): string {
+  return path.join(distDir, "standalone");
+}
+
+export async function buildStandalone(options: { root: string; distDir: string; skipNextBuild?: boolean; log?: (line: string) => void }): Promise<string> {
+  const { root, distDir } = options;
+  const log = options.log ?? (() => undefined);
+  const dist = path.resolve(root, distDir);
+  const out = standaloneDir(dist);
+  if (!(options.skipNextBuild && fs.existsSync(path.join(out, "server.js")))) {
+    log(`next build (standalone) into ${distDir}`);
+    const result = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: "production", NEXT_OUTPUT: "standalone", NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1" },
+      encoding: "utf8",
+    });
+    if (result.status !== 0) throw new Error(`next build failed:\n${result.stdout}\n${result.stderr}`);
+  }
+
+  // Static assets are served by server.js from the dist folder beside it.
+  fs.cpSync(path.join(dist, "static"), path.join(out, path.basename(distDir), "static"), { recursive: true });
+  if (fs.existsSync(path.join(root, "public"))) fs.cpSync(path.join(root, "public"), path.join(out, "public"), { recursive: true });
+  fs.rmSync(path.join(out, "prisma"), { recursive: true, force: true });
+  fs.cpSync(path.join(root, "prisma"), path.join(out, "prisma"), { recursive: true, filter: (file) => !file.endsWith(".ts") });
+
+  for (const name of UNBUNDLED) {
+    const target = path.join(out, "node_modules", name);
+    if (!fs.existsSync(target)) fs.cpSync(path.join(root, "node_modules", name), target, { recursive: true });
+  }
+  log("bundling the release step into migrate.mjs");
+  await build({
+    entryPoints: [path.join(root, "scripts/db-migrate.ts")],
+    outfile: path.join(out, "migrate.mjs"),
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    tsconfig: path.join(root, "tsconfig.json"),
+    external: UNBUNDLED,
+    // Bundled CommonJS (pg and friends) still calls require for Node's own modules.
+    banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
+    logLevel: "warning",
+  });
+  await bundleConversionWorker(root, out, log);
+  return out;
+}
+
+/**
+ * The conversion pool's worker runs outside Next's bundle, so Next's own file
+ * tracing never sees it: bundle it into the file the pool loads
+ * (lib/editor/conversion-worker.mjs, from the server's working directory), and
+ * copy the packages it loads at run time (BlockNote's server utilities, JSDOM)
+ * beside the server's, as traced from that bundle.
+ */
+async function bundleConversionWorker(root: string, out: string, log: (line: string) => void): Promise<void> {
+  log("bundling the conversion worker");
+  const worker = path.join(out, "lib", "editor", "conversion-worker.mjs");
+  await build({
+    entryPoints: [path.join(root, "lib/editor/conversion-worker-main.ts")],
+    outfile: worker,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    tsconfig: path.join(root, "tsconfig.json"),
+    packages: "external",
+    logLevel: "warning",
+  });
+  const { nodeFileTrace } = (await import(path.join(root, "node_modules/next/dist/compiled/@vercel/nft/index.js"))) as {
+    nodeFileTrace(files: string[], options: { base: string; processCwd: string }): Promise<{ fileList: Set<string> }>;
+  };
+  // Traced from the checkout's copy of the bundle's imports: resolve them from the root's node_modules.
+  const probe = path.join(root, "lib", "editor", ".conversion-worker.traced.mjs");
+  fs.copyFileSync(worker, probe);
+  try {
+    const { fileList } = await nodeFileTrace([probe], { base: root, processCwd: root });
+    let copied = 0;
+    for (const file of fileList) {
+      if (!file.startsWith("node_modules/")) continue;
+      const target = path.join(out, file);
+      if (fs.existsSync(target)) continue;
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.cpSync(path.join(root, file), target, { dereference: true });
+      copied++;
+    }
+    log(`conversion worker: ${copied} package files copied`);
+  } finally {
+    fs.rmSync(probe, { force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({ options: { "dist-dir": { type: "string", default: process.env.NEXT_DIST_DIR || ".next" }, "skip-next-build": { type: "boolean", default: false } } });
+  buildStandalone({ root: process.cwd(), distDir: values["dist-dir"], skipNextBuild: values["skip-next-build"], log: (line) => process.stdout.write(`[build] ${line}\n`) }).then(
+    (out) => process.stdout.write(`[build] ${out}: run \`node migrate.mjs\` once per release, then \`node server.js\`\n`),
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}
