@@ -12,7 +12,9 @@ export default defineConfig({
   test: {
     environment: "node",
     include: ["tests/**/*.test.ts"],
-    globalSetup: ["tests/helpers/global-setup.ts"],
+    globalSetup: ["tests/helpers/global-setup.ts", "tests/helpers/api-traffic-setup.ts"],
+    // Every API response the tests receive is checked against the OpenAPI document.
+    setupFiles: ["tests/helpers/check-api-traffic.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",

@@ -1,6 +1,6 @@
 import { API_ROUTES } from "@/lib/api/routes";
 import { API_NAME, API_VERSION } from "@/lib/api/meta";
-import { methodNotAllowed } from "@/lib/api/method-not-allowed";
+import { answerOptions, methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { withAuth } from "@/lib/auth/with-auth";
 import { jsonResponse } from "@/lib/errors";
 
@@ -15,3 +15,4 @@ export const POST = methodNotAllowed("/api");
 export const PUT = methodNotAllowed("/api");
 export const PATCH = methodNotAllowed("/api");
 export const DELETE = methodNotAllowed("/api");
+export const OPTIONS = answerOptions("/api");

@@ -11,3 +11,14 @@ export function methodNotAllowed(path: string) {
   return async (req: Request): Promise<Response> =>
     jsonResponse({ error: `Method ${req.method} not allowed; use ${allow}` }, { status: 405, headers: { Allow: allow } });
 }
+
+/**
+ * OPTIONS for a path of the route table: 204 with an Allow header naming the
+ * methods it answers (HEAD with GET, and OPTIONS). Next.js's automatic OPTIONS
+ * would list every exported method, the 405 handlers above included.
+ */
+export function answerOptions(path: string) {
+  const methods = allowedMethods(path);
+  const allow = [...methods, ...(methods.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+  return async (): Promise<Response> => new Response(null, { status: 204, headers: { Allow: allow, "Cache-Control": "no-store" } });
+}

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { API_ROUTES, type ApiRequestHeader, type ApiResponse, type ApiResponseHeader, type ApiRoute } from "@/lib/api/routes";
+import { API_ROUTES, ZJsonRpcErrorSchema, type ApiRequestHeader, type ApiResponse, type ApiResponseHeader, type ApiRoute } from "@/lib/api/routes";
 import { SESSION_TOKEN_HEADER } from "@/lib/auth/authenticate";
 import { API_NAME, API_VERSION } from "@/lib/api/meta";
+import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -10,7 +11,7 @@ function toSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   return rest;
 }
 
-const ERROR_SCHEMA: JsonSchema = {
+const ERROR_BODY: JsonSchema = {
   type: "object",
   required: ["error"],
   properties: {
@@ -19,6 +20,14 @@ const ERROR_SCHEMA: JsonSchema = {
     email: { type: "string", description: "The verified email, on USER_NOT_FOUND." },
   },
 };
+
+/** Reusable schemas, referenced from the operations. */
+const COMPONENT_SCHEMAS = {
+  Error: ERROR_BODY,
+  JsonRpcError: toSchema(ZJsonRpcErrorSchema, "output"),
+};
+const ERROR_SCHEMA: JsonSchema = { $ref: "#/components/schemas/Error" };
+const JSON_RPC_ERROR_SCHEMA: JsonSchema = { $ref: "#/components/schemas/JsonRpcError" };
 
 const REQUEST_HEADERS: Record<ApiRequestHeader, JsonSchema> = {
   "If-Match": {
@@ -34,10 +43,19 @@ const REQUEST_HEADERS: Record<ApiRequestHeader, JsonSchema> = {
 };
 
 const RESPONSE_HEADERS: Record<ApiResponseHeader, JsonSchema> = {
+  "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "string", example: "1" } },
   ETag: { description: "The note's version as a strong ETag, for If-Match.", schema: { type: "string", example: '"v3"' } },
   "Idempotent-Replayed": {
     description: "\"true\" when this is the stored first response of a repeated Idempotency-Key.",
     schema: { type: "string", enum: ["true"] },
+  },
+  RateLimit: {
+    description: 'What is left of the user\'s request budget (draft-ietf-httpapi-ratelimit-headers): `"api";r=<requests left>;t=<seconds until the window ends>`.',
+    schema: { type: "string", example: '"api";r=598;t=41' },
+  },
+  "RateLimit-Policy": {
+    description: 'The user\'s request budget: `"api";q=<requests>;w=<window in seconds>`.',
+    schema: { type: "string", example: '"api";q=600;w=60' },
   },
 };
 
@@ -63,11 +81,93 @@ function response(status: number, spec: z.ZodType | null | ApiResponse): JsonSch
   };
 }
 
-const COMMON_ERRORS = {
-  400: "Invalid query parameters, JSON body or id",
-  401: "Missing, invalid or expired session token, or no account for the verified email",
-  500: "Server configuration error",
-} as const;
+/** What each failure of the error table means, for the response descriptions. */
+const ERROR_DESCRIPTIONS: Partial<Record<string, string>> = {
+  BAD_REQUEST: "malformed request: id, header or URL",
+  INVALID_QUERY: "invalid query parameters (with details)",
+  INVALID_JSON: "body is not valid JSON",
+  INVALID_BODY: "body fails the schema (with details)",
+  MISSING_TOKEN: "no x-session-token header",
+  INVALID_TOKEN: "session token rejected, expired or not verifiable",
+  USER_NOT_FOUND: "no account for the verified email (with email)",
+  NOT_FOUND: "no such resource for this user",
+  CONFLICT: "a tag with this name already exists",
+  PRECONDITION_FAILED: "the note changed since the If-Match version",
+  PAYLOAD_TOO_LARGE: "body over the size limit",
+  UNSUPPORTED_MEDIA_TYPE: "Content-Type is not application/json",
+  SERVER_CONFIG_ERROR: "server configuration error",
+  INTERNAL: "unexpected server error",
+  SERVICE_UNAVAILABLE: "database unavailable or overloaded; retry after Retry-After seconds",
+};
+
+const hasPathParams = (route: ApiRoute) => route.path.includes("{");
+
+const BODY_CODES = new Set(["INVALID_JSON", "INVALID_BODY", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"]);
+
+/**
+ * Whether a failure of the error table can answer this operation. Codes tied
+ * to a request feature apply where the route has it; any other code, one
+ * added later included, applies by its status, and to every route when the
+ * status is not tied to a feature either (401, 429, 500, 503, …): a new entry
+ * in ERROR_STATUS is declared without touching this file.
+ */
+function errorApplies(code: string, status: number, route: ApiRoute): boolean {
+  // The MCP transport reads its own body and answers those failures itself (JSON-RPC errors).
+  if (route.jsonRpcErrors?.includes(status) && BODY_CODES.has(code)) return false;
+  switch (code) {
+    case "METHOD_NOT_ALLOWED":
+      return false; // answered only for methods the document does not list (see the description)
+    case "INVALID_QUERY":
+      return route.query !== undefined;
+    case "INVALID_JSON":
+    case "INVALID_BODY":
+      return route.body !== undefined;
+  }
+  switch (status) {
+    case 404:
+      return hasPathParams(route);
+    case 409:
+      return 409 in route.responses;
+    case 412:
+      return route.headers?.includes("If-Match") ?? false;
+    case 413:
+    case 415:
+    case 422:
+      return route.body !== undefined;
+    default:
+      return true;
+  }
+}
+
+function humanize(code: string): string {
+  return code.toLowerCase().replaceAll("_", " ");
+}
+
+/** The error responses an operation can answer, from the error table, merged with the route's own. */
+function errorResponses(route: ApiRoute): Map<number, string[]> {
+  const byStatus = new Map<number, string[]>();
+  for (const [code, status] of Object.entries(ERROR_STATUS) as [ErrorCode, number][]) {
+    if (!errorApplies(code, status, route)) continue;
+    const list = byStatus.get(status) ?? [];
+    list.push(ERROR_DESCRIPTIONS[code] ?? humanize(code));
+    byStatus.set(status, list);
+  }
+  return byStatus;
+}
+
+const RETRY_STATUSES = new Set([429, 503]);
+
+/** Retry-After on both; a 429 of the per-user limit also says which budget was spent. */
+function retryHeaders(status: number): JsonSchema {
+  const names: ApiResponseHeader[] = status === 429 ? ["Retry-After", "RateLimit", "RateLimit-Policy"] : ["Retry-After"];
+  return Object.fromEntries(names.map((name) => [name, RESPONSE_HEADERS[name]]));
+}
+
+function operationId(route: ApiRoute): string {
+  if (route.operationId) return route.operationId;
+  const words = route.path.replace(/[{}]/g, "").split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return [route.method.toLowerCase(), ...words.map((word) => word[0]!.toUpperCase() + word.slice(1))].join("");
+}
 
 function operation(route: ApiRoute): JsonSchema {
   const parameters: JsonSchema[] = [];
@@ -88,11 +188,31 @@ function operation(route: ApiRoute): JsonSchema {
   for (const [status, spec] of Object.entries(route.responses)) {
     responses[status] = response(Number(status), spec);
   }
-  for (const [status, description] of Object.entries(COMMON_ERRORS)) {
-    responses[status] ??= { description, content: { "application/json": { schema: ERROR_SCHEMA } } };
+  const errors = errorResponses(route);
+  for (const status of route.jsonRpcErrors ?? []) if (!errors.has(status)) errors.set(status, []);
+  for (const [status, meanings] of [...errors].sort(([a], [b]) => a - b)) {
+    const jsonRpc = route.jsonRpcErrors?.includes(status) ?? false;
+    const text = [...meanings, ...(jsonRpc ? ["the MCP transport refused the message (JSON-RPC error)"] : [])].join("; ");
+    const declared = responses[status];
+    // A route's own declaration (the 412 with the current note, the 422 of a reused key) is the more exact one.
+    if (declared && declared.description !== "Error") continue;
+    // A public route (the health check) takes no token, so it is never a 401 or a user's 429.
+    if (route.public && (status === 401 || status === 429)) continue;
+    responses[status] = {
+      description: text[0]!.toUpperCase() + text.slice(1),
+      ...(RETRY_STATUSES.has(status) ? { headers: retryHeaders(status) } : {}),
+      content: { "application/json": { schema: jsonRpc ? { anyOf: [JSON_RPC_ERROR_SCHEMA, ERROR_SCHEMA] } : ERROR_SCHEMA } },
+    };
+  }
+  // A route's own 429 or 503 (the conversion queue's) says when to come back, like the table's.
+  for (const status of RETRY_STATUSES) {
+    const declared = responses[status];
+    if (declared && !declared.headers) declared.headers = retryHeaders(status);
   }
   return {
+    operationId: operationId(route),
     summary: route.description,
+    ...(route.public ? { security: [] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(route.body, "input") } } } } : {}),
     responses,
@@ -111,11 +231,14 @@ export function buildOpenApiDocument(serverUrl: string): JsonSchema {
       title: API_NAME,
       version: API_VERSION,
       description:
-        "Notes and tags per user. Every request carries a short-lived session token from the identity service. Notes read and write as BlockNote JSON or Markdown; writes take If-Match against a note's ETag, creates an Idempotency-Key; /api/mcp serves the same operations over the Model Context Protocol.",
+        "Notes and tags per user. Every request carries a short-lived session token from the identity service. Notes read and write as BlockNote JSON or Markdown; writes take If-Match against a note's ETag, creates an Idempotency-Key; /api/mcp serves the same operations over the Model Context Protocol. Every failure is JSON with an `error` text (the Error schema). A method a path does not list is a 405 with an Allow header naming those it does; OPTIONS is a 204 with that Allow header; any other path under /api, except the browser's sign-in routes under /api/auth, is a 404.",
     },
     servers: [{ url: serverUrl }],
     security: [{ sessionToken: [] }],
-    components: { securitySchemes: { sessionToken: { type: "apiKey", in: "header", name: SESSION_TOKEN_HEADER } } },
+    components: {
+      schemas: COMPONENT_SCHEMAS,
+      securitySchemes: { sessionToken: { type: "apiKey", in: "header", name: SESSION_TOKEN_HEADER } },
+    },
     paths,
   };
 }

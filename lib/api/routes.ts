@@ -8,14 +8,14 @@ import {
   ZNoteResponseSchema,
   ZUpdateNoteSchema,
 } from "@/lib/notes/schemas";
-import { ZCreateTagSchema, ZTagListResponseSchema, ZTagResponseSchema } from "@/lib/tags/schemas";
+import { ZCreateTagSchema, ZRenameTagSchema, ZTagListResponseSchema, ZTagResponseSchema } from "@/lib/tags/schemas";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
 /** Request headers a route reads beyond the session token (described in lib/api/openapi.ts). */
 export type ApiRequestHeader = "If-Match" | "Idempotency-Key";
 /** Response headers a route may send. */
-export type ApiResponseHeader = "ETag" | "Idempotent-Replayed";
+export type ApiResponseHeader = "ETag" | "Idempotent-Replayed" | "RateLimit" | "RateLimit-Policy" | "Retry-After";
 
 /** A response described beyond its JSON body. */
 export type ApiResponse = {
@@ -29,24 +29,54 @@ export type ApiResponse = {
 
 export type ApiRoute = {
   method: HttpMethod;
+  /** Stable name for generated clients; derived from method and path when absent. */
+  operationId?: string;
   /** OpenAPI-style path: `/api/notes/{id}`. */
   path: string;
   description: string;
   query?: z.ZodObject;
   body?: z.ZodType;
   headers?: readonly ApiRequestHeader[];
-  /** Status → response body schema (null: no body), or a fuller ApiResponse. */
+  /**
+   * Status → response body schema (null: no body), or a fuller ApiResponse.
+   * Success statuses and route-specific failures (409, 412, 422) go here;
+   * the failures every route of its kind can answer (400, 401, 404, 413, 415,
+   * 500, 503, …) are added from lib/errors.ts's ERROR_STATUS by
+   * lib/api/openapi.ts.
+   */
   responses: Record<number, z.ZodType | null | ApiResponse>;
+  /** Statuses the MCP transport itself answers, with a JSON-RPC error body rather than `{ error }`. */
+  jsonRpcErrors?: readonly number[];
+  /** Answers without a session token. */
+  public?: boolean;
 };
+
+const ZJsonRpcIdSchema = z.union([z.string(), z.number()]);
 
 const ZMcpMessageSchema = z
   .looseObject({
     jsonrpc: z.literal("2.0"),
-    id: z.union([z.string(), z.number()]).optional(),
+    id: ZJsonRpcIdSchema.optional(),
     method: z.string().optional(),
     params: z.record(z.string(), z.unknown()).optional(),
   })
   .meta({ description: "A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call, …)." });
+
+/** A JSON-RPC 2.0 error: how the MCP transport answers a message it cannot take (bad JSON, wrong Accept or Content-Type, too large). */
+export const ZJsonRpcErrorSchema = z
+  .looseObject({
+    jsonrpc: z.literal("2.0"),
+    id: ZJsonRpcIdSchema.nullable(),
+    error: z.looseObject({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }),
+  })
+  .meta({ description: "A JSON-RPC 2.0 error from the MCP transport." });
+
+const ZMcpResponseSchema = z
+  .union([
+    z.looseObject({ jsonrpc: z.literal("2.0"), id: ZJsonRpcIdSchema, result: z.record(z.string(), z.unknown()) }),
+    ZJsonRpcErrorSchema,
+  ])
+  .meta({ description: "The JSON-RPC response to one request; tool failures are results with isError and the REST error text." });
 
 /**
  * Every API route, in one table: the route files implement exactly these
@@ -57,24 +87,38 @@ export const API_ROUTES = [
   {
     method: "GET",
     path: "/api",
+    operationId: "getApiIndex",
     description: "This index of every endpoint.",
     responses: { 200: z.object({ name: z.string(), version: z.string(), endpoints: z.array(z.object({ method: z.string(), path: z.string(), description: z.string() })) }) },
   },
   {
     method: "GET",
     path: "/api/openapi.json",
+    operationId: "getOpenApiDocument",
     description: "OpenAPI 3.1 description of this API.",
     responses: { 200: z.object({ openapi: z.string() }).loose() },
   },
   {
     method: "GET",
+    path: "/api/health",
+    description: "For load balancers, without a token: 200 when this instance's database answers within 2 s, else 503.",
+    public: true,
+    responses: {
+      200: z.object({ status: z.literal("ok") }),
+      503: { body: null, description: "The database did not answer; the body's status is \"unavailable\"" },
+    },
+  },
+  {
+    method: "GET",
     path: "/api/me",
+    operationId: "getMe",
     description: "The account your token acts for.",
     responses: { 200: z.object({ userId: z.string(), email: z.string() }) },
   },
   {
     method: "GET",
     path: "/api/notes",
+    operationId: "listNotes",
     description: "List your notes, most recently updated first; filter with search and tagId, page with limit and offset.",
     query: ZListNotesQuerySchema,
     responses: { 200: ZNoteListResponseSchema },
@@ -82,24 +126,38 @@ export const API_ROUTES = [
   {
     method: "POST",
     path: "/api/notes",
+    operationId: "createNote",
     description: "Create a note; the body as BlockNote JSON (content) or Markdown (contentMarkdown). An Idempotency-Key makes retries safe.",
     body: ZCreateNoteSchema,
     headers: ["Idempotency-Key"],
     responses: {
       201: { body: ZNoteResponseSchema, headers: ["ETag", "Idempotent-Replayed"] },
-      422: { body: null, description: "The Idempotency-Key was already used with a different request body" },
+      413: { body: null, description: "Request body over 1 MiB" },
+      422: {
+        body: null,
+        description:
+          "The Idempotency-Key was already used with a different request body; or converting the body went over its time or memory budget (the error names the limit). Nothing was written",
+      },
+      503: { body: null, description: "No conversion worker was free in time; retry after Retry-After seconds" },
     },
   },
   {
     method: "GET",
     path: "/api/notes/{id}",
+    operationId: "getNote",
     description: "Fetch one note, as JSON or as Markdown (Accept: text/markdown or ?format=markdown), with its version as the ETag.",
     query: ZNoteFormatQuerySchema,
-    responses: { 200: { body: ZNoteResponseSchema, markdown: true, headers: ["ETag"] }, 404: null },
+    responses: {
+      200: { body: ZNoteResponseSchema, markdown: true, headers: ["ETag"] },
+      404: null,
+      422: { body: null, description: "As Markdown: a note written before Markdown was stored went over the conversion budget (the error names the limit)" },
+      503: { body: null, description: "As Markdown: no conversion worker was free in time; retry after Retry-After seconds" },
+    },
   },
   {
     method: "PATCH",
     path: "/api/notes/{id}",
+    operationId: "updateNote",
     description: "Update a note with a partial body (content or contentMarkdown); tagIds replaces its tags. With If-Match, only if the note is still at that version.",
     body: ZUpdateNoteSchema,
     headers: ["If-Match"],
@@ -107,11 +165,15 @@ export const API_ROUTES = [
       200: { body: ZNoteResponseSchema, headers: ["ETag"] },
       404: null,
       412: { body: ZNoteModifiedResponseSchema, description: "The note changed since the If-Match version; nothing was written", headers: ["ETag"] },
+      413: { body: null, description: "Request body over 1 MiB" },
+      422: { body: null, description: "Converting the body went over its time or memory budget (the error names the limit); nothing was written" },
+      503: { body: null, description: "No conversion worker was free in time; retry after Retry-After seconds" },
     },
   },
   {
     method: "DELETE",
     path: "/api/notes/{id}",
+    operationId: "deleteNote",
     description: "Delete a note. With If-Match, only if the note is still at that version.",
     headers: ["If-Match"],
     responses: {
@@ -123,12 +185,14 @@ export const API_ROUTES = [
   {
     method: "GET",
     path: "/api/tags",
+    operationId: "listTags",
     description: "List your tags by name.",
     responses: { 200: ZTagListResponseSchema },
   },
   {
     method: "POST",
     path: "/api/tags",
+    operationId: "createTag",
     description: "Create a tag; names are unique per user, case-insensitively. An Idempotency-Key makes retries safe.",
     body: ZCreateTagSchema,
     headers: ["Idempotency-Key"],
@@ -139,21 +203,35 @@ export const API_ROUTES = [
     },
   },
   {
+    method: "PATCH",
+    path: "/api/tags/{id}",
+    operationId: "renameTag",
+    description: "Rename a tag; the same rules as a create, so a name you already have (in any case) is a 409. Notes keep the tag.",
+    body: ZRenameTagSchema,
+    responses: { 200: ZTagResponseSchema, 404: null, 409: null },
+  },
+  {
     method: "DELETE",
     path: "/api/tags/{id}",
+    operationId: "deleteTag",
     description: "Delete a tag and remove it from your notes.",
     responses: { 204: null, 404: null },
   },
   {
     method: "POST",
     path: "/api/mcp",
+    operationId: "callMcp",
     description:
-      "Model Context Protocol endpoint (Streamable HTTP, stateless, JSON responses): tools search_notes, get_note, create_note, update_note, delete_note, list_tags, create_tag.",
-    body: ZMcpMessageSchema,
+      "Model Context Protocol endpoint (Streamable HTTP, stateless, JSON responses): tools search_notes, get_note, create_note, update_note, delete_note, list_tags, create_tag, rename_tag, delete_tag.",
+    body: z.union([ZMcpMessageSchema, z.array(ZMcpMessageSchema).min(1)]),
     responses: {
-      200: { body: z.looseObject({ jsonrpc: z.literal("2.0") }), description: "The JSON-RPC response; tool failures are results with isError and the REST error text" },
-      202: { body: null, description: "Notification accepted" },
+      200: {
+        body: z.union([ZMcpResponseSchema, z.array(ZMcpResponseSchema)]),
+        description: "The JSON-RPC response, or for a batch the array of responses",
+      },
+      202: { body: null, description: "Notifications or responses only: accepted, nothing to answer" },
     },
+    jsonRpcErrors: [400, 404, 406, 413, 415],
   },
 ] as const satisfies readonly ApiRoute[];
 

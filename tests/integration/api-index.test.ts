@@ -1,7 +1,13 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ERROR_STATUS } from "@/lib/errors";
 import { API_ROUTES } from "@/lib/api/routes";
 import { ZListNotesQuerySchema } from "@/lib/notes/schemas";
 import { startNotesStack, type NotesStack } from "@/tests/helpers/notes-app";
+import { ROOT } from "@/tests/helpers/test-app";
 
 // The index and the document do not touch the database: one kind is enough.
 describe("GET /api, /api/openapi.json, and requests no route answers", () => {
@@ -56,7 +62,7 @@ describe("GET /api, /api/openapi.json, and requests no route answers", () => {
     expect(header(create, "Idempotency-Key")).toMatchObject({ required: false, schema: { type: "string", minLength: 1, maxLength: 255 } });
     expect(create.responses["201"].headers).toHaveProperty("ETag");
     expect(create.responses["201"].headers).toHaveProperty("Idempotent-Replayed");
-    expect(create.responses["422"].content["application/json"].schema.required).toEqual(["error"]);
+    expect(create.responses["422"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
     expect(header(doc.paths["/api/tags"].post, "Idempotency-Key")).toBeDefined();
     expect(doc.paths["/api/tags"].post.responses["422"]).toBeDefined();
 
@@ -75,7 +81,7 @@ describe("GET /api, /api/openapi.json, and requests no route answers", () => {
 
     const mcp = doc.paths["/api/mcp"].post;
     expect(mcp.summary).toMatch(/Model Context Protocol/);
-    expect(mcp.requestBody.content["application/json"].schema.properties.jsonrpc).toEqual({ type: "string", const: "2.0" });
+    expect(mcp.requestBody.content["application/json"].schema.anyOf[0].properties.jsonrpc).toEqual({ type: "string", const: "2.0" });
     expect(Object.keys(mcp.responses)).toEqual(expect.arrayContaining(["200", "202", "401"]));
 
     // Routes without the new features describe exactly what they did.
@@ -85,16 +91,67 @@ describe("GET /api, /api/openapi.json, and requests no route answers", () => {
     });
     expect(doc.paths["/api/tags/{id}"].delete.responses["204"]).toEqual({ description: "No content" });
     expect(doc.paths["/api/tags/{id}"].delete.responses["404"]).toEqual({
-      description: "Error",
-      content: { "application/json": { schema: expect.objectContaining({ required: ["error"] }) } },
+      description: "No such resource for this user",
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
     });
+    expect(doc.components.schemas.Error.required).toEqual(["error"]);
+  });
+
+  it("GET /api/openapi.json declares, for every operation, an operationId and the failures of the error table", async () => {
+    const doc = (await stack.api("/api/openapi.json", { token: stack.freshUser().token() })).body;
+    const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ name: `${method.toUpperCase()} ${p}`, op })),
+    );
+    const ids = operations.map(({ op }) => op.operationId);
+    expect(ids.every((id) => typeof id === "string" && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Statuses no request feature decides (auth, server, database, rate limits, …) are declared on every operation.
+    const everywhere = [...new Set(Object.values(ERROR_STATUS))].filter((s) => ![400, 404, 405, 409, 412, 413, 415, 422].includes(s));
+    for (const { name, op } of operations) {
+      // A public route (the health check) takes no token: no 401, and no user's 429.
+      const expected = op.security?.length === 0 ? everywhere.filter((s) => s !== 401 && s !== 429) : everywhere;
+      for (const status of expected) expect(op.responses, `${name} ${status}`).toHaveProperty(String(status));
+      expect(op.responses, name).toHaveProperty("400");
+    }
+    expect(doc.paths["/api/notes/{id}"].get.responses["503"].headers).toHaveProperty("Retry-After");
+    for (const op of [doc.paths["/api/notes"].post, doc.paths["/api/tags/{id}"].patch]) {
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["400", "401", "413", "415", "500", "503"]));
+    }
+    expect(Object.keys(doc.paths["/api/tags/{id}"].patch.responses)).toEqual(expect.arrayContaining(["200", "404", "409"]));
+    expect(doc.paths["/api/notes"].get.responses).not.toHaveProperty("404");
+    const mcp = doc.paths["/api/mcp"].post;
+    for (const status of ["400", "406", "413", "415"]) {
+      expect(mcp.responses[status].content["application/json"].schema.anyOf).toContainEqual({ $ref: "#/components/schemas/JsonRpcError" });
+    }
+    expect(mcp.requestBody.content["application/json"].schema.anyOf[1]).toMatchObject({ type: "array" });
+    expect(mcp.responses["200"].content["application/json"].schema.anyOf[1]).toMatchObject({ type: "array" });
+  });
+
+  it("the served document passes Redocly's lint with redocly.yaml: 0 errors, 0 warnings", async () => {
+    const res = await stack.api("/api/openapi.json", { token: stack.freshUser().token() });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "openapi-lint-"));
+    try {
+      const file = path.join(dir, "openapi.json");
+      fs.writeFileSync(file, res.text);
+      const lint = spawnSync(
+        process.execPath,
+        [path.join(ROOT, "node_modules/@redocly/cli/bin/cli.js"), "lint", "--config", path.join(ROOT, "redocly.yaml"), "--format", "json", file],
+        { cwd: dir, encoding: "utf8", env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" }, timeout: 60_000 },
+      );
+      const report = JSON.parse(lint.stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string }[] };
+      expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+      expect(lint.status).toBe(0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it.each([
     ["PUT", "/api/notes", "GET, POST"],
     ["DELETE", "/api/notes", "GET, POST"],
     ["POST", "/api/notes/4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10", "GET, PATCH, DELETE"],
-    ["GET", "/api/tags/4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10", "DELETE"],
+    ["GET", "/api/tags/4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10", "PATCH, DELETE"],
     ["POST", "/api", "GET"],
     ["GET", "/api/mcp", "POST"],
     ["PUT", "/api/mcp", "POST"],

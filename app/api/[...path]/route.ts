@@ -1,10 +1,10 @@
-import { jsonResponse } from "@/lib/errors";
+import { AppError, toErrorResponse } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
 
 // Any other /api path: a JSON 404 rather than the HTML not-found page.
 async function notFound(req: Request): Promise<Response> {
-  return jsonResponse({ error: `No route for ${req.method} ${new URL(req.url).pathname}; see GET /api` }, { status: 404 });
+  return toErrorResponse(new AppError("NOT_FOUND", { userMessage: `No route for ${req.method} ${new URL(req.url).pathname}; see GET /api` }), req);
 }
 
 export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE };

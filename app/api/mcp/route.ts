@@ -1,4 +1,4 @@
-import { methodNotAllowed } from "@/lib/api/method-not-allowed";
+import { answerOptions, methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { withAuth } from "@/lib/auth/with-auth";
 import { handleMcpRequest } from "@/lib/mcp/server";
 
@@ -12,3 +12,4 @@ export const GET = methodNotAllowed("/api/mcp");
 export const DELETE = methodNotAllowed("/api/mcp");
 export const PUT = methodNotAllowed("/api/mcp");
 export const PATCH = methodNotAllowed("/api/mcp");
+export const OPTIONS = answerOptions("/api/mcp");

@@ -1,4 +1,4 @@
-import { methodNotAllowed } from "@/lib/api/method-not-allowed";
+import { answerOptions, methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { withAuth } from "@/lib/auth/with-auth";
 import { jsonResponse } from "@/lib/errors";
 
@@ -11,3 +11,4 @@ export const POST = methodNotAllowed("/api/me");
 export const PUT = methodNotAllowed("/api/me");
 export const PATCH = methodNotAllowed("/api/me");
 export const DELETE = methodNotAllowed("/api/me");
+export const OPTIONS = answerOptions("/api/me");

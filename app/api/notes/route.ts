@@ -1,4 +1,4 @@
-import { methodNotAllowed } from "@/lib/api/method-not-allowed";
+import { answerOptions, methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { withAuth } from "@/lib/auth/with-auth";
 import { parseJsonBody, parseQuery } from "@/lib/http";
 import { idempotent, readIdempotencyKey } from "@/lib/idempotency/idempotency";
@@ -39,3 +39,4 @@ export const POST = withAuth(async ({ req, user, db }) => {
 export const PUT = methodNotAllowed("/api/notes");
 export const PATCH = methodNotAllowed("/api/notes");
 export const DELETE = methodNotAllowed("/api/notes");
+export const OPTIONS = answerOptions("/api/notes");

@@ -1,4 +1,4 @@
-import { methodNotAllowed } from "@/lib/api/method-not-allowed";
+import { answerOptions, methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { withAuth } from "@/lib/auth/with-auth";
 import { jsonResponse } from "@/lib/errors";
 import { parseJsonBody } from "@/lib/http";
@@ -28,3 +28,4 @@ export const POST = withAuth(async ({ req, user, db }) => {
 export const PUT = methodNotAllowed("/api/tags");
 export const PATCH = methodNotAllowed("/api/tags");
 export const DELETE = methodNotAllowed("/api/tags");
+export const OPTIONS = answerOptions("/api/tags");

@@ -1,10 +1,10 @@
-import { methodNotAllowed } from "@/lib/api/method-not-allowed";
+import { answerOptions, methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { withAuth } from "@/lib/auth/with-auth";
-import { noteToMarkdown } from "@/lib/editor/markdown";
 import { jsonResponse, MESSAGES } from "@/lib/errors";
 import { markdownResponse, parseId, parseJsonBody, parseQuery, preferredMediaType } from "@/lib/http";
 import { noteEtag, versionFromIfMatch } from "@/lib/notes/etag";
 import { deleteNote, updateNote } from "@/lib/notes/mutations";
+import { getNoteMarkdownOrThrow } from "@/lib/notes/markdown";
 import { getNoteOrThrow } from "@/lib/notes/queries";
 import { ZNoteFormatQuerySchema, ZUpdateNoteSchema } from "@/lib/notes/schemas";
 
@@ -17,11 +17,15 @@ export const GET = withAuth<Params>(async ({ req, params, user, db }) => {
   const id = parseId(params.id, MESSAGES.invalidNoteId);
   const { format } = parseQuery(req, ZNoteFormatQuerySchema);
   const markdown = format ? format === "markdown" : preferredMediaType(req.headers.get("accept"), ["application/json", "text/markdown"]) === "text/markdown";
-  const { note, version } = await getNoteOrThrow(db, { id, userId: user.userId });
   // The representation depends on Accept, so caches must key on it.
-  const headers = { ETag: noteEtag(version), Vary: "Accept" };
-  if (markdown) return markdownResponse(await noteToMarkdown(note), { headers });
-  return jsonResponse({ note }, { headers });
+  const vary = { Vary: "Accept" };
+  if (markdown) {
+    // Stored at write time: a read, not a conversion.
+    const found = await getNoteMarkdownOrThrow(db, { id, userId: user.userId });
+    return markdownResponse(found.markdown, { headers: { ETag: noteEtag(found.version), ...vary } });
+  }
+  const { note, version } = await getNoteOrThrow(db, { id, userId: user.userId });
+  return jsonResponse({ note }, { headers: { ETag: noteEtag(version), ...vary } });
 });
 
 // PATCH /api/notes/[id] – partial update (content as BlockNote JSON or Markdown); tagIds replaces the tags; If-Match guards against lost updates
@@ -42,3 +46,4 @@ export const DELETE = withAuth<Params>(async ({ req, params, user, db }) => {
 
 export const POST = methodNotAllowed("/api/notes/{id}");
 export const PUT = methodNotAllowed("/api/notes/{id}");
+export const OPTIONS = answerOptions("/api/notes/{id}");

@@ -1,10 +1,18 @@
-import { methodNotAllowed } from "@/lib/api/method-not-allowed";
+import { answerOptions, methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { withAuth } from "@/lib/auth/with-auth";
-import { MESSAGES } from "@/lib/errors";
-import { parseId } from "@/lib/http";
-import { deleteTag } from "@/lib/tags/mutations";
+import { jsonResponse, MESSAGES } from "@/lib/errors";
+import { parseId, parseJsonBody } from "@/lib/http";
+import { deleteTag, renameTag } from "@/lib/tags/mutations";
+import { ZRenameTagSchema } from "@/lib/tags/schemas";
 
 export const dynamic = "force-dynamic";
+
+// PATCH /api/tags/[id] – rename a tag; names stay unique per user, case-insensitively (409)
+export const PATCH = withAuth<{ id: string }>(async ({ req, params, user, db }) => {
+  const id = parseId(params.id, MESSAGES.invalidTagId);
+  const input = await parseJsonBody(req, ZRenameTagSchema);
+  return jsonResponse({ tag: await renameTag(db, { id, userId: user.userId, input }) });
+});
 
 // DELETE /api/tags/[id] – delete a tag and remove it from notes
 export const DELETE = withAuth<{ id: string }>(async ({ params, user, db }) => {
@@ -16,4 +24,4 @@ export const DELETE = withAuth<{ id: string }>(async ({ params, user, db }) => {
 export const GET = methodNotAllowed("/api/tags/{id}");
 export const POST = methodNotAllowed("/api/tags/{id}");
 export const PUT = methodNotAllowed("/api/tags/{id}");
-export const PATCH = methodNotAllowed("/api/tags/{id}");
+export const OPTIONS = answerOptions("/api/tags/{id}");

@@ -1,0 +1,61 @@
+import fs from "node:fs";
+import path from "node:path";
+import { OpenApiResponseValidator } from "./openapi-validator";
+
+/**
+ * Every response the tests receive from an app they started is checked
+ * against the OpenAPI document (tests/helpers/check-api-traffic.ts wraps
+ * fetch; startTestApp registers the app's origin here). Violations fail the
+ * test that caused them; counts go to one file per test file, summed at the
+ * end of the run.
+ */
+export type TrafficStats = {
+  operation: number;
+  outside: number;
+  skipped: number;
+  violations: number;
+  /** Time spent checking (building the validator included), not waiting for bodies. */
+  checkMs: number;
+};
+
+const origins = new Set<string>();
+let validator: OpenApiResponseValidator | undefined;
+const violations: string[] = [];
+export const trafficStats: TrafficStats = { operation: 0, outside: 0, skipped: 0, violations: 0, checkMs: 0 };
+
+/** Checks the API responses of the app at this URL from now on. */
+export function registerApiOrigin(url: string): void {
+  origins.add(new URL(url).origin);
+}
+
+export function isCheckedUrl(url: URL): boolean {
+  return origins.has(url.origin) && (url.pathname === "/api" || url.pathname.startsWith("/api/"));
+}
+
+/** Checks one response of an app under test; a violation is kept for the test to fail on. */
+export function recordResponse(method: string, url: URL, status: number, headers: Headers, body: string): void {
+  validator ??= new OpenApiResponseValidator();
+  const result = validator.check(method, url.pathname, status, headers, body);
+  trafficStats[result.kind] += 1;
+  if ("problem" in result && result.problem) {
+    trafficStats.violations += 1;
+    violations.push(`${method} ${url.pathname}${url.search} → ${status}: ${result.problem}`);
+  }
+}
+
+/** The violations recorded since the last call. */
+export function takeViolations(): string[] {
+  return violations.splice(0, violations.length);
+}
+
+/** Where the per-file counts go (set by the global setup). */
+export const TRAFFIC_DIR_ENV = "TEST_API_TRAFFIC_DIR";
+
+export function writeTrafficStats(dir: string | undefined, file: string): void {
+  if (!dir || trafficStats.operation + trafficStats.outside + trafficStats.skipped === 0) return;
+  fs.writeFileSync(path.join(dir, `${process.pid}-${path.basename(file)}.json`), JSON.stringify({ file, ...trafficStats }));
+}
+
+export function readTrafficStats(dir: string): (TrafficStats & { file: string })[] {
+  return fs.readdirSync(dir).map((name) => JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")));
+}
