@@ -1,13 +1,15 @@
 import { parseArgs } from "node:util";
 import { AgentError, readApiKey, removeApiKey, requestSessionToken, saveApiKey } from "./agent";
 import { readIdentityEnv } from "./env";
+import { readSecret } from "./secret-input";
 
 const USAGE = `Usage: notes-agent <command>   (or: npm run -s agent -- <command>)
 
 Gets short-lived session tokens for an agent from the identity service.
 
 Commands:
-  key save <apiKey>   Save your personal API key (reads stdin when <apiKey> is - or omitted)
+  key save            Save your personal API key, read from a prompt or from stdin:
+                        npm run -s identity -- user add you@example.com | npm run -s agent -- key save
   key remove          Forget the saved key
   token [--url <u>]   Print a fresh session token (valid 5 minutes), alone on stdout:
                         TOKEN=$(npm run -s agent -- token)
@@ -20,12 +22,6 @@ Environment:
 `;
 
 class UsageError extends Error {}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -46,11 +42,11 @@ async function run(argv: string[]): Promise<number> {
   const command = `${group} ${action ?? ""}`.trim();
   switch (command) {
     case "key save": {
-      let apiKey = arg;
-      if (apiKey === undefined || apiKey === "-") {
-        if (process.stdin.isTTY) throw new UsageError("Missing <apiKey>");
-        apiKey = await readStdin();
+      // `-` is the old spelling of "from stdin"; a key itself is refused so it never lands in shell history.
+      if (arg !== undefined && arg !== "-") {
+        throw new UsageError("key save reads the key from a prompt or stdin, not from the command line (shell history would keep it)");
       }
+      const apiKey = await readSecret("Personal API key (input hidden): ");
       const file = await saveApiKey(env.agentConfigDir, apiKey);
       console.error(`Saved API key to ${file}`);
       return 0;
@@ -62,7 +58,7 @@ async function run(argv: string[]): Promise<number> {
     }
     case "token": {
       const apiKey = await readApiKey(env.agentConfigDir);
-      if (!apiKey) throw new AgentError("No saved API key; run `notes-agent key save <apiKey>` first");
+      if (!apiKey) throw new AgentError("No saved API key; run `notes-agent key save` first");
       const { sessionToken } = await requestSessionToken({ apiUrl: values.url ?? env.apiUrl, apiKey });
       console.log(sessionToken);
       return 0;

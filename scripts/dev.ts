@@ -2,6 +2,7 @@
 // runs the identity service in this process, provisions a partner key, the
 // demo account and the agent's key on first run, then runs `next dev`.
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { PortInUseError, startIdentityServer, type IdentityServer } from "@/identity/server";
 import { IdentityStore } from "@/identity/store";
@@ -9,7 +10,7 @@ import { migrateDatabaseTarget } from "@/lib/db/migrate";
 import { describeFailure } from "@/lib/db/describe-failure";
 import { formatBanner } from "./lib/dev-banner";
 import { DevConfigError, readDevConfig, type DevConfig } from "./lib/dev-env";
-import { DEMO_EMAIL, DEMO_PASSWORD, ensureAgentKey, ensureNotesAccount, ensurePartnerKey } from "./lib/dev-provision";
+import { DEMO_EMAIL, DEMO_PASSWORD, ensureAgentKey, ensureNotesAccount, ensurePartnerKey, recordDevAdmin } from "./lib/dev-provision";
 import { exited, isPortFree, prefixLines, stopChild, waitForListening } from "./lib/processes";
 
 const root = process.cwd();
@@ -26,12 +27,22 @@ async function main(): Promise<number> {
   if (config.inheritedIdentityUrl) say(`Ignoring IDENTITY_API_URL=${config.inheritedIdentityUrl}: npm run dev runs its own identity service`);
   await assertAppPortFree(config.appPort);
   const identity = await startIdentity(config);
+  let adminRecorded = false;
   try {
     await migrate(config);
     const { partnerKey, agentEmail, agentHasAccount } = await provision(config);
-    const app = startApp(config, identity, partnerKey);
+    // Lets `npm run users` add accounts through the app while it holds the embedded database.
+    const adminSecret = randomBytes(32).toString("base64url");
+    const app = startApp(config, identity, partnerKey, adminSecret);
     const run = superviseApp(app);
     if (await appStarted(app, config.appPort, run)) {
+      await recordDevAdmin(config.stackFile, {
+        url: `http://127.0.0.1:${config.appPort}`,
+        secret: adminSecret,
+        pid: process.pid,
+        databaseUrl: config.databaseUrl,
+      });
+      adminRecorded = true;
       process.stdout.write(
         formatBanner({
           appUrl: `http://localhost:${config.appPort}`,
@@ -46,6 +57,7 @@ async function main(): Promise<number> {
     }
     return await run.done;
   } finally {
+    if (adminRecorded) await recordDevAdmin(config.stackFile, undefined).catch(() => undefined);
     await identity.close();
   }
 }
@@ -105,7 +117,7 @@ async function provision(config: DevConfig) {
   return { partnerKey: partner.partnerKey, agentEmail: agent.email, agentHasAccount: account.agentHasAccount };
 }
 
-function startApp(config: DevConfig, identity: IdentityServer, partnerKey: string): ChildProcess {
+function startApp(config: DevConfig, identity: IdentityServer, partnerKey: string, adminSecret: string): ChildProcess {
   const next = path.join(root, "node_modules/next/dist/bin/next");
   const child = spawn(process.execPath, [next, "dev", "-p", String(config.appPort)], {
     cwd: root,
@@ -116,6 +128,9 @@ function startApp(config: DevConfig, identity: IdentityServer, partnerKey: strin
       DATABASE_URL: config.databaseUrl,
       IDENTITY_API_URL: identity.url,
       IDENTITY_PARTNER_KEY: partnerKey,
+      DEV_ADMIN_SECRET: adminSecret,
+      // A first run should not open with a notice about usage data; NEXT_TELEMETRY_DISABLED=0 keeps it on.
+      NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1",
       // Output goes through a pipe; keep Next's colours when a person is watching.
       ...(process.stdout.isTTY && !process.env.NO_COLOR ? { FORCE_COLOR: "1" } : {}),
     },

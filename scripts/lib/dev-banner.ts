@@ -38,9 +38,11 @@ export function formatBanner(options: BannerOptions): string {
   const { appUrl, identityUrl, agentEmail } = options;
   const notes = `${appUrl}/api/notes`;
   const header = `-H "x-session-token: $TOKEN"`;
+  // The demo account is only worth a mention while the agent tool acts as it.
+  const signIn = agentEmail === DEMO_EMAIL ? `browser sign-in: ${DEMO_EMAIL} / ${DEMO_PASSWORD}` : `your account: ${agentEmail}`;
   const lines = [
     "",
-    `  Notes app         ${appUrl}   (browser sign-in: ${DEMO_EMAIL} / ${DEMO_PASSWORD})`,
+    `  Notes app         ${appUrl}   (${signIn})`,
     `  Identity service  ${identityUrl}`,
     `  Agent key         ${path.join(options.agentConfigDir, CREDENTIALS_FILE)} (${agentEmail})`,
     "",
@@ -60,7 +62,7 @@ export function formatBanner(options: BannerOptions): string {
       -1,
       0,
       `  Note: the saved agent key belongs to ${agentEmail}, who has no notes account yet:`,
-      `    npm run users -- add ${shellQuote(agentEmail)}   (while the app is stopped)`,
+      `    npm run users -- add ${shellQuote(agentEmail)} --password   (works while this runs)`,
       "",
     );
   }

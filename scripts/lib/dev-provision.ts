@@ -8,6 +8,7 @@ import type { IdentityStore } from "@/identity/store";
 import { addUserKey, checkUserKey } from "@/identity/users";
 import { createDb } from "@/lib/db/client";
 import type { DatabaseTarget } from "@/lib/db/config";
+import type { TDevAdmin } from "@/lib/dev/admin";
 import { AppError } from "@/lib/errors";
 import { createUser } from "@/lib/users/mutations";
 import { findVerifiedUserByEmail } from "@/lib/users/queries";
@@ -58,6 +59,24 @@ async function writeStackFile(file: string, content: TStackFile): Promise<void> 
   await fs.mkdir(path.dirname(file), { recursive: true });
   // The raw partner key is a secret: owner-only, like the identity service's own files.
   await writeFileAtomic(file, `${JSON.stringify(content, null, 2)}\n`, 0o600);
+}
+
+/**
+ * Records the running app's admin access in dev-stack.json (or removes it,
+ * with undefined), so `npm run users` can go through the app while it holds
+ * the embedded database. The rest of the file is kept.
+ */
+export async function recordDevAdmin(stackFile: string, admin: TDevAdmin | undefined): Promise<void> {
+  const text = await fs.readFile(stackFile, "utf8").catch(() => "{}");
+  let content: Record<string, unknown>;
+  try {
+    content = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    content = {};
+  }
+  if (admin) content.admin = admin;
+  else delete content.admin;
+  await writeFileAtomic(stackFile, `${JSON.stringify(content, null, 2)}\n`, 0o600);
 }
 
 export type AgentKeyOutcome =

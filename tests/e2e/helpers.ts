@@ -109,7 +109,7 @@ export async function startE2eStack(options: E2eStackOptions): Promise<E2eStack>
     const userKey = expectSuccess(await runIdentityCli(["user", "add", options.email], identityEnv), "identity user add");
     const partnerKey = expectSuccess(await runIdentityCli(["partner", "add", "notes@example.com"], identityEnv), "identity partner add");
     const agentEnv = { AGENT_CONFIG_DIR: path.join(temp.dir, "agent"), IDENTITY_API_URL: identity.url };
-    expectSuccess(await runAgentCli(["key", "save", userKey], agentEnv), "agent key save");
+    expectSuccess(await runAgentCli(["key", "save"], agentEnv, userKey), "agent key save");
 
     const database = await createTestDatabase("pglite");
     cleanups.push(database.drop);

@@ -6,6 +6,8 @@ const ZTestEnvSchema = z.object({
   TEST_DATABASE_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().regex(/^postgres(ql)?:\/\//).optional()),
   /** Reuse an existing `.next` production build instead of building once per run. */
   TEST_SKIP_BUILD: z.preprocess((v) => v === "1" || v === "true", z.boolean()),
+  /** Run the app of every PostgreSQL stack through a PgBouncer in transaction mode, as on a serverless host. */
+  TEST_PGBOUNCER: z.preprocess((v) => v === "1" || v === "true", z.boolean()),
 });
 
 export const testEnv = ZTestEnvSchema.parse(process.env);

@@ -1,6 +1,8 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
+import { buildStandalone, TEST_STANDALONE_DIST } from "@/scripts/build-standalone";
 import { testEnv } from "./env";
+import { chromiumExecutable } from "./system";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -9,6 +11,10 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
  * `next start`, as users do. TEST_SKIP_BUILD=1 reuses an existing build.
  */
 export default async function setup(): Promise<void> {
+  // Unpacks the bundled Chromium once, before test files run in parallel and
+  // could each find it half-written (without a system Chromium only).
+  const browser = await chromiumExecutable();
+  if (browser.source === "bundled") process.stdout.write(`Browser tests use the bundled Chromium (${browser.path}): no system chromium found\n`);
   if (testEnv.TEST_SKIP_BUILD) return;
   const started = Date.now();
   const result = spawnSync(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], {
@@ -18,4 +24,11 @@ export default async function setup(): Promise<void> {
   });
   if (result.status !== 0) throw new Error(`next build failed:\n${result.stdout}\n${result.stderr}`);
   process.stdout.write(`Built the app for tests in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  // The container's build, for tests/e2e/deploy.test.ts (which runs on PostgreSQL
+  // only): built here, before the tests, so no test competes with a build.
+  if (testEnv.TEST_DATABASE_URL) {
+    const standaloneStarted = Date.now();
+    await buildStandalone({ root: ROOT, distDir: TEST_STANDALONE_DIST });
+    process.stdout.write(`Built the container's standalone server in ${((Date.now() - standaloneStarted) / 1000).toFixed(1)} s\n`);
+  }
 }

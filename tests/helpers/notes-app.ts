@@ -1,7 +1,8 @@
 import { createUser } from "@/lib/users/mutations";
 import { apiClient } from "./api-client";
-import type { TestDbKind } from "./env";
+import { testEnv, type TestDbKind } from "./env";
 import { startFakeIdentity, type FakeIdentity } from "./fake-identity";
+import { startPgbouncer, type Pgbouncer } from "./pgbouncer";
 import { startTestApp, type TestApp } from "./test-app";
 import { createTestDatabase, type TestDatabase } from "./test-db";
 
@@ -11,6 +12,8 @@ export type NotesStack = {
   app: TestApp;
   identity: FakeIdentity;
   database: TestDatabase;
+  /** With TEST_PGBOUNCER=1 (or `pgbouncer: true`), the transaction-mode pooler the app reaches PostgreSQL through. */
+  pgbouncer?: Pgbouncer;
   api: ReturnType<typeof apiClient>;
   /** A pre-seeded verified user no other test has used. */
   freshUser(): SeededUser;
@@ -24,7 +27,10 @@ export type NotesStack = {
  * production app on top, for one test file. Accounts are seeded before the app
  * starts because the embedded database belongs to one process at a time.
  */
-export async function startNotesStack(kind: TestDbKind, options: { users?: number; env?: Record<string, string> } = {}): Promise<NotesStack> {
+export async function startNotesStack(
+  kind: TestDbKind,
+  options: { users?: number; env?: Record<string, string>; pgbouncer?: boolean } = {},
+): Promise<NotesStack> {
   const identity = await startFakeIdentity();
   const database = await createTestDatabase(kind);
   const count = options.users ?? 30;
@@ -34,8 +40,9 @@ export async function startNotesStack(kind: TestDbKind, options: { users?: numbe
     const pending = await createUser(db, { email: "pending@example.com", emailVerified: false });
     return { users: created, unverified: pending };
   });
+  const pgbouncer = kind === "postgres" && (options.pgbouncer ?? testEnv.TEST_PGBOUNCER) ? await startPgbouncer(database.url) : undefined;
   const app = await startTestApp({
-    DATABASE_URL: database.url,
+    DATABASE_URL: pgbouncer ? pgbouncer.appUrl(database.url) : database.url,
     IDENTITY_API_URL: identity.url,
     IDENTITY_PARTNER_KEY: identity.partnerKey,
     ...options.env,
@@ -46,6 +53,7 @@ export async function startNotesStack(kind: TestDbKind, options: { users?: numbe
     app,
     identity,
     database,
+    pgbouncer,
     api: apiClient(app.url),
     freshUser() {
       const user = users[next++];
@@ -55,6 +63,7 @@ export async function startNotesStack(kind: TestDbKind, options: { users?: numbe
     unverified: withToken(unverified),
     async stop() {
       await app.stop();
+      await pgbouncer?.stop();
       await identity.close();
       await database.drop();
     },

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import net from "node:net";
 import path from "node:path";
+import { registerApiOrigin } from "./api-traffic";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -24,22 +26,38 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Runs the production build (`next start`) on a free loopback port with the
- * given settings, as a real separate process.
+ * Runs the production build with the production server (scripts/serve.ts, what
+ * `npm start` runs after its migrations) on a free loopback port with the
+ * given settings, as a real separate process. Like any production server it
+ * needs APP_URL (the one origin it trusts and builds links from: here its own
+ * loopback URL) and BETTER_AUTH_SECRET (a fresh random one), unless `env` says
+ * otherwise.
  */
 export async function startTestApp(env: Record<string, string | undefined>, options: { nodeArgs?: string[] } = {}): Promise<TestApp> {
   const port = await freePort();
-  const args = [...(options.nodeArgs ?? []), path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"];
+  const url = `http://127.0.0.1:${port}`;
+  const args = [...(options.nodeArgs ?? []), "--import", "tsx", path.join(ROOT, "scripts/serve.ts")];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", APP_URL: "", LOG_LEVEL: "info", ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      APP_URL: url,
+      BETTER_AUTH_SECRET: randomBytes(32).toString("base64"),
+      LOG_LEVEL: "info",
+      // Tests send far more than an account's API budget; the rate-limit tests set their own.
+      API_RATE_LIMIT: "1000000",
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
   await waitUntilServing(url, child, () => output);
+  registerApiOrigin(url);
   return { url, pid: child.pid!, output: () => output, stop: () => stopProcess(child) };
 }
 

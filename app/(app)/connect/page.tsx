@@ -50,8 +50,11 @@ export default async function ConnectPage() {
         <p>With the hosted identity service, sign in to its portal with {user.email} and create a personal API key there.</p>
 
         <h2>2. Save the key for the agent tool</h2>
-        <CodeBlock label="Save the key" code="npm run agent -- key save <key>" />
-        <p>The key stays on your machine (readable only by you). Keep it secret: it can mint tokens for your notes.</p>
+        <CodeBlock label="Save the key" code="npm run agent -- key save" />
+        <p>
+          It asks for the key (or reads it from a pipe), so the key never lands in your shell history. The key stays on your machine
+          (readable only by you). Keep it secret: it can mint tokens for your notes.
+        </p>
 
         <h2>3. Mint a token and call the API</h2>
         <p>

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
-import { AppError } from "@/lib/errors";
+import { AppError, isUnavailable, UNAVAILABLE_ACTION_MESSAGE } from "@/lib/errors";
 import { createTag, deleteTag, renameTag } from "@/lib/tags/mutations";
 import { TAG_NAME_MAX, ZCreateTagSchema, type TTag } from "@/lib/tags/schemas";
 
@@ -52,6 +52,7 @@ export async function deleteTagAction(id: string): Promise<{ ok: true } | { ok: 
   try {
     await deleteTag(await getDb(), { id, userId: user.id });
   } catch (err) {
+    if (isUnavailable(err)) return { ok: false, message: UNAVAILABLE_ACTION_MESSAGE };
     if (!(err instanceof AppError && err.code === "NOT_FOUND")) throw err;
   }
   return { ok: true };
@@ -59,5 +60,6 @@ export async function deleteTagAction(id: string): Promise<{ ok: true } | { ok: 
 
 function tagFailure(err: unknown): { ok: false; message: string } {
   if (err instanceof AppError && (err.code === "CONFLICT" || err.code === "NOT_FOUND")) return { ok: false, message: err.userMessage };
+  if (isUnavailable(err)) return { ok: false, message: UNAVAILABLE_ACTION_MESSAGE };
   throw err;
 }

@@ -1,0 +1,39 @@
+import { getDb } from "@/lib/db/client";
+import { DEV_ADMIN_HEADER, isDevAdmin, ZDevAddUserSchema } from "@/lib/dev/admin";
+import { getEnv } from "@/lib/env";
+import { AppError, toErrorResponse } from "@/lib/errors";
+import { createUser } from "@/lib/users/mutations";
+import { listUsers } from "@/lib/users/queries";
+
+// Development only: `npm run users` goes through here while `npm run dev`
+// holds the embedded database (lib/dev/admin.ts). Anything else gets a 404,
+// as if the route did not exist.
+function allowed(req: Request): boolean {
+  const env = getEnv();
+  return env.NODE_ENV === "development" && isDevAdmin(req.headers.get(DEV_ADMIN_HEADER), env.DEV_ADMIN_SECRET);
+}
+
+const notFound = () => Response.json({ error: "Not found" }, { status: 404 });
+
+// GET /dev/users – the accounts, as `npm run users -- list` prints them
+export async function GET(req: Request): Promise<Response> {
+  if (!allowed(req)) return notFound();
+  try {
+    return Response.json({ users: await listUsers(await getDb()) });
+  } catch (err) {
+    return toErrorResponse(err);
+  }
+}
+
+// POST /dev/users – create a verified account, as `npm run users -- add` does
+export async function POST(req: Request): Promise<Response> {
+  if (!allowed(req)) return notFound();
+  try {
+    const parsed = ZDevAddUserSchema.safeParse(await req.json().catch(() => undefined));
+    if (!parsed.success) throw new AppError("INVALID_BODY", { userMessage: "Invalid request body" });
+    const user = await createUser(await getDb(), parsed.data);
+    return Response.json({ user }, { status: 201 });
+  } catch (err) {
+    return toErrorResponse(err);
+  }
+}

@@ -1,0 +1,216 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findSystemBinary, requireSystemBinary } from "@/tests/helpers/system";
+import { freePort } from "@/tests/helpers/test-app";
+import { childEnv, run } from "@/tests/identity/helpers";
+import { collectOutput, makeTempDir, ROOT, waitForOutput } from "./helpers";
+
+// The README's shell blocks, pasted in order into one shell against a fresh
+// `npm run dev`, as a newcomer would. Every ```sh/```bash block carries a
+// `<!-- readme-test: <name> -->` line right above it: `skip (why)` for blocks
+// that are not meant to run against the dev stack, else a name this file
+// checks the block's output under. A block without one fails the test, so a
+// new block is run or skipped on purpose.
+
+const START_TIMEOUT_MS = 90_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+type Block = { name: string; code: string; line: number };
+
+/** The fenced sh/bash blocks of a Markdown text with the marker above each. */
+function readmeShellBlocks(markdown: string): { run: Block[]; skipped: Block[]; unmarked: Block[] } {
+  const lines = markdown.split("\n");
+  const result = { run: [] as Block[], skipped: [] as Block[], unmarked: [] as Block[] };
+  for (let i = 0; i < lines.length; i++) {
+    const fence = /^```(\w*)\s*$/.exec(lines[i]!);
+    if (!fence) continue;
+    const end = lines.indexOf("```", i + 1);
+    const block = { name: "", code: lines.slice(i + 1, end).join("\n"), line: i + 1 };
+    if (fence[1] === "sh" || fence[1] === "bash") {
+      const marker = /^<!-- readme-test: (\S+)(?: \(.*\))? -->$/.exec(lines[i - 1] ?? "");
+      if (!marker) result.unmarked.push(block);
+      else if (marker[1] === "skip") result.skipped.push({ ...block, name: "skip" });
+      else result.run.push({ ...block, name: marker[1]! });
+    }
+    i = end;
+  }
+  return result;
+}
+
+type Ctx = { stdout: string; stderr: string; lines: string[] };
+const json = (line: string | undefined) => JSON.parse(line ?? "null");
+
+/** What each block must print, by its marker name. */
+const EXPECTATIONS: Record<string, (ctx: Ctx) => void> = {
+  "own-account": ({ lines, stderr }) => {
+    // `npm run users` without -s: npm's own header lines come first.
+    expect(lines.filter((line) => line.startsWith("{")).map(json)).toEqual([{ id: expect.stringMatching(UUID), email: "you@example.com" }]);
+    expect(stderr).toContain("Saved API key to ");
+    // The embedded database stayed the running app's.
+    expect(stderr).toMatch(/npm run dev \(pid \d+\) is running on this database; going through its app/);
+  },
+  "typical-flow": ({ lines }) => {
+    const [before, created, after] = lines.map(json);
+    expect(before).toEqual({ notes: [], total: 0 });
+    expect(created.note).toMatchObject({ title: "Groceries", contentText: "milk, eggs" });
+    expect(after).toEqual({ notes: [created.note], total: 1 });
+  },
+  "agent-setup": ({ lines }) => expect(lines).toEqual([expect.stringMatching(UUID)]),
+  etag: ({ lines }) => {
+    expect(lines[0]).toBe('"v1"');
+    expect(json(lines[1]).note).toMatchObject({ title: "Plan", contentText: expect.stringContaining("draft") });
+  },
+  "markdown-in": ({ lines }) => expect(lines).toEqual([expect.stringMatching(UUID)]),
+  "markdown-out": ({ stdout }) => {
+    expect(stdout.startsWith("# Release plan\n")).toBe(true);
+    expect(stdout).toContain("## Steps");
+    expect(stdout).toContain("1. Tag");
+    expect(stdout).toContain("https://example.com");
+  },
+  "mcp-token": ({ stdout }) => expect(stdout.trim()).toBe(""),
+  "mcp-call": ({ lines }) => {
+    const answer = json(lines[0]);
+    expect(answer.result.isError ?? false).toBe(false);
+    expect(answer.result.content[0].text).toContain("# Plan");
+    expect(answer.result.content[0].text).toContain("[x] draft");
+  },
+  idempotency: ({ lines }) => {
+    const [first, retry] = lines.map(json);
+    expect(first.note.title).toBe("Standup");
+    expect(retry.note).toEqual(first.note);
+  },
+};
+
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+let env: Record<string, string>;
+const running = new Set<ChildProcess>();
+
+function killGroup(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
+
+/** `npm run dev` with a home of its own, so the agent key goes where a newcomer's would. */
+async function startDev(): Promise<{ child: ChildProcess; output(): string }> {
+  const base = childEnv(env);
+  for (const name of ["DATABASE_URL", "IDENTITY_API_URL", "IDENTITY_PARTNER_KEY", "NODE_ENV", "AGENT_CONFIG_DIR", "NEXT_TELEMETRY_DISABLED"]) delete base[name];
+  const child = spawn("npm", ["run", "dev"], { cwd: ROOT, env: base, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  const output = collectOutput(child);
+  await waitForOutput(child, output, /Tokens expire/, START_TIMEOUT_MS);
+  return { child, output };
+}
+
+async function stopDev(dev: { child: ChildProcess; output(): string }): Promise<void> {
+  process.kill(-dev.child.pid!, "SIGINT");
+  await waitForOutput(dev.child, dev.output, /\[dev\] Stopped\./, 30_000).catch(() => undefined);
+  const deadline = Date.now() + 15_000;
+  while (running.has(dev.child) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  killGroup(dev.child);
+}
+
+beforeAll(async () => {
+  temp = await makeTempDir("notes-readme-");
+  env = {
+    HOME: path.join(temp.dir, "home"),
+    NOTES_DATA_DIR: path.join(temp.dir, "data"),
+    PORT: String(await freePort()),
+    IDENTITY_PORT: String(await freePort()),
+    // `next dev` allows one server per build folder: a folder of its own, so
+    // tests/e2e/npm-run-dev.test.ts (or a developer's npm run dev) can run beside.
+    NEXT_DIST_DIR: ".next-readme",
+  };
+  fs.mkdirSync(env.HOME!, { recursive: true });
+});
+
+afterAll(async () => {
+  for (const child of running) killGroup(child);
+  await temp?.remove();
+});
+
+// The README's blocks are bash with curl, as a reader's terminal has them.
+const tools = [findSystemBinary("bash"), findSystemBinary("curl")];
+const haveTools = tools.every((tool) => requireSystemBinary(tool, "README blocks against npm run dev"));
+
+describe("README", () => {
+  const blocks = readmeShellBlocks(fs.readFileSync(path.join(ROOT, "README.md"), "utf8"));
+
+  it("marks every shell block as run or skipped, and this test knows every run block", () => {
+    expect(blocks.unmarked.map((block) => `line ${block.line}`)).toEqual([]);
+    expect(blocks.run.map((block) => block.name).filter((name) => !EXPECTATIONS[name])).toEqual([]);
+    expect(blocks.run.length).toBeGreaterThanOrEqual(Object.keys(EXPECTATIONS).length);
+  });
+
+  it.skipIf(!haveTools)(
+    "its shell blocks run in order against a fresh npm run dev, each printing what the README says; the first run is quiet",
+    async () => {
+      const dev = await startDev();
+      // npm's complaints about this machine's own npm settings are not the project's output.
+      const firstRun = dev.output().replace(/^npm warn Unknown (env|user) config .*\n/gm, "");
+      // A newcomer reads warnings as errors: none on a first run.
+      expect(firstRun).not.toMatch(/telemetry|Base URL|warn|error|deprecat/i);
+      expect(firstRun).toContain("(browser sign-in: demo@example.com / demo-password)");
+
+      // The shell of someone who ran `npm run dev` with NOTES_DATA_DIR set
+      // (the README says to pass on the same settings), on this test's ports.
+      const shellEnv = {
+        HOME: env.HOME!,
+        NOTES_DATA_DIR: env.NOTES_DATA_DIR!,
+        DATABASE_URL: `pglite:${path.join(env.NOTES_DATA_DIR!, "pglite")}`,
+        IDENTITY_DATA_DIR: path.join(env.NOTES_DATA_DIR!, "identity"),
+        IDENTITY_API_URL: `http://127.0.0.1:${env.IDENTITY_PORT}`,
+      };
+      const script = [
+        "set -euo pipefail",
+        // Each response on a line of its own; the first request to a route compiles it.
+        'curl() { command curl --max-time 90 "$@"; echo; }',
+        ...blocks.run.flatMap((block) => [
+          `printf '\\n@@block %s@@\\n' ${block.name}; printf '\\n@@block %s@@\\n' ${block.name} >&2`,
+          block.code.replaceAll("http://localhost:3000", `http://localhost:${env.PORT}`),
+        ]),
+      ].join("\n");
+      const shell = await run("bash", ["-c", script], { env: shellEnv, timeoutMs: 300_000 });
+      expect(shell.code, `${shell.stdout}\n${shell.stderr}\n${dev.output()}`).toBe(0);
+
+      const split = (text: string) => {
+        const parts = new Map<string, string>();
+        for (const part of text.split(/\n@@block (\S+)@@\n/).slice(1).reduce<string[][]>((pairs, value, index) => {
+          if (index % 2 === 0) pairs.push([value]);
+          else pairs[pairs.length - 1]!.push(value);
+          return pairs;
+        }, [])) parts.set(part[0]!, part[1] ?? "");
+        return parts;
+      };
+      const stdouts = split(shell.stdout);
+      const stderrs = split(shell.stderr);
+      const failures: string[] = [];
+      for (const block of blocks.run) {
+        const stdout = stdouts.get(block.name) ?? "";
+        const stderr = stderrs.get(block.name) ?? "";
+        const lines = stdout.split("\n").filter((line) => line.trim() !== "");
+        try {
+          EXPECTATIONS[block.name]!({ stdout, stderr, lines });
+        } catch (error) {
+          failures.push(`README block "${block.name}" (line ${block.line}) printed:\n${stdout}\n${stderr}\n${(error as Error).message}`);
+        }
+      }
+      expect(failures.join("\n\n")).toBe("");
+
+      // The next start keeps the key saved in "Your own account", and says whose it is.
+      await stopDev(dev);
+      const again = await startDev();
+      const banner = again.output();
+      expect(banner).toContain("(your account: you@example.com)");
+      expect(banner).toMatch(/Agent key .*\(you@example\.com\)/);
+      expect(banner.slice(banner.indexOf("Notes app"))).not.toContain("demo");
+      await stopDev(again);
+    },
+    START_TIMEOUT_MS * 2 + 300_000,
+  );
+});
