@@ -60,7 +60,12 @@ export function KeyboardShortcuts({ children }: { children: ReactNode }) {
       }
     }
     window.addEventListener("keydown", onKeyDown);
-    return () => window.removeEventListener("keydown", onKeyDown);
+    // Keys pressed before the page hydrates do nothing; this says they work now.
+    document.documentElement.dataset.shortcuts = "ready";
+    return () => {
+      window.removeEventListener("keydown", onKeyDown);
+      delete document.documentElement.dataset.shortcuts;
+    };
   }, [router]);
 
   useEffect(() => {

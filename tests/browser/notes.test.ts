@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { editorBody, noteIdFromUrl, screenshot, startBrowserStack, waitForSaved, type BrowserStack } from "@/tests/helpers/browser";
+import { editorBody, noteIdFromUrl, pressShortcut, screenshot, startBrowserStack, waitForSaved, type BrowserStack } from "@/tests/helpers/browser";
 
 // A person's day with the notes app, in a real browser against the production
 // build: write, find, tag, share the notes with an agent, delete.
@@ -28,7 +28,7 @@ describe("notes in the browser", () => {
   });
 
   it("N makes a note; a heading, a list and a paragraph save by themselves and survive a reload", async () => {
-    await page.keyboard.press("n");
+    await pressShortcut(page, "n");
     await page.waitForURL(/\/notes\/[0-9a-f-]{36}$/);
     noteId = noteIdFromUrl(page.url());
     await editorBody(page).waitFor();
@@ -85,7 +85,7 @@ describe("notes in the browser", () => {
 
   it("finds a note by a word only in its body, as you type, with the query in the URL", async () => {
     await page.goto("/notes");
-    await page.keyboard.press("/");
+    await pressShortcut(page, "/");
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("note-search");
     await page.keyboard.type("azulejo");
     await page.waitForURL(/\/notes\?q=azulejo$/);
@@ -168,7 +168,8 @@ describe("notes in the browser", () => {
     const text = await page.locator("main").innerText();
     expect(text).toContain(person.email);
     expect(text).toContain(`npm run identity -- user add ${person.email}`);
-    expect(text).toContain("npm run agent -- key save <key>");
+    // No key on the command line: the tool asks for it.
+    expect(await page.getByLabel("Save the key").textContent()).toBe("npm run agent -- key save");
     expect(text).toContain("TOKEN=$(npm run -s agent -- token)");
     expect(text).toContain(`BASE=${stack.app.url}`);
     expect(text).toContain('curl -s "$BASE/api/notes?search=groceries" -H "x-session-token: $TOKEN"');

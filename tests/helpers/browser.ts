@@ -10,10 +10,10 @@ import { createUser } from "@/lib/users/mutations";
 import { apiClient } from "./api-client";
 import { startFakeIdentity, type FakeIdentity } from "./fake-identity";
 import { ROOT, startTestApp, type TestApp } from "./test-app";
+import { chromiumExecutable } from "./system";
 import { createTestDatabase, type TestDatabase } from "./test-db";
 
-/** Debian's chromium, headless, with nothing running in the background. */
-export const CHROMIUM_PATH = "/usr/bin/chromium";
+/** Headless, with nothing running in the background. */
 export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
 export const SCREENSHOT_DIR = path.join(ROOT, "test-results", "screenshots");
@@ -50,8 +50,9 @@ export type BrowserStackOptions = {
   env?: Record<string, string>;
 };
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+export async function launchChromium(): Promise<Browser> {
+  const { path: executablePath } = await chromiumExecutable();
+  return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 }
 
 /**
@@ -131,6 +132,12 @@ export async function screenshot(page: Page, name: string, options: { fullPage?:
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage: options.fullPage ?? false });
   return file;
+}
+
+/** Presses an app-wide shortcut once the page has hydrated and listens for it (a key pressed before that does nothing). */
+export async function pressShortcut(page: Page, key: string): Promise<void> {
+  await page.locator("html[data-shortcuts=ready]").waitFor({ state: "attached" });
+  await page.keyboard.press(key);
 }
 
 /** The note editor's editable body. */
