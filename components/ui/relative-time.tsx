@@ -11,7 +11,7 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["minute", 60],
 ];
 
-export function formatRelative(iso: string, now: number): string {
+function formatRelative(iso: string, now: number): string {
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
   if (Math.abs(seconds) < 45) return "just now";
   const format = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
