@@ -29,6 +29,7 @@ function formatRelative(iso: string, now: number): string {
 export function RelativeTime({ iso, now, prefix = "" }: { iso: string; now: number; prefix?: string }) {
   const [current, setCurrent] = useState(now);
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the browser's clock, only once hydration has matched the server's text
     setCurrent(Date.now());
     const timer = window.setInterval(() => setCurrent(Date.now()), 30_000);
     return () => window.clearInterval(timer);
