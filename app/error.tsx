@@ -10,6 +10,7 @@ export default function ErrorPage({ reset }: { error: Error & { digest?: string 
           <button type="button" className="btn btn-primary" onClick={reset}>
             Try again
           </button>
+          {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- a full load after an error starts the client afresh */}
           <a className="btn" href="/notes">
             Go to your notes
           </a>

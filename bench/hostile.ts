@@ -36,7 +36,7 @@ export function summarizeLatencies(latencies: number[], failures: number): Laten
 }
 
 /** Sequential GETs of one note until `until()`: one client, no queueing of its own. */
-export async function readLoop(url: string, token: string, until: () => boolean): Promise<{ latencies: number[]; failures: number }> {
+async function readLoop(url: string, token: string, until: () => boolean): Promise<{ latencies: number[]; failures: number }> {
   const latencies: number[] = [];
   let failures = 0;
   while (!until()) {
@@ -54,7 +54,7 @@ export async function readLoop(url: string, token: string, until: () => boolean)
 }
 
 /** One client posting 100 KB realistic Markdown notes back to back; each is deleted after, so the data stays the same size. */
-export async function writeLoop(
+async function writeLoop(
   appUrl: string,
   token: () => string,
   seed: number,

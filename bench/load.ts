@@ -4,16 +4,6 @@ import { seededRandom, generateNotes } from "./generate";
 /** What both a `pg` pool and PGlite offer: enough to load and query. */
 export type Sql = { query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: R[] }> };
 
-export type LoadPlan = {
-  /** Notes of the measured user. */
-  userNotes: number;
-  /** Notes of all users together (the others share the rest). */
-  totalNotes: number;
-  seed: number;
-  /** Notes per other user. */
-  perOtherUser?: number;
-};
-
 const BATCH = 2000;
 
 /** A v4-shaped UUID from the seeded generator, so ids (and tag links) repeat run to run. */

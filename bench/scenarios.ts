@@ -1,7 +1,7 @@
 import { MARKERS } from "./generate";
 import type { LoadedUser, Sql } from "./load";
 
-export type ApiRequest = { method: "GET" | "POST" | "PATCH"; paths: string[]; body?: string };
+type ApiRequest = { method: "GET" | "POST" | "PATCH"; paths: string[]; body?: string };
 
 export type Scenario = {
   name: string;

@@ -84,7 +84,7 @@ async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
 }
 
 /** Resident set size of a process and its descendants (Linux), in MB. */
-export function rssMb(pid: number): number {
+function rssMb(pid: number): number {
   let kb = 0;
   for (const member of processTree(pid)) {
     try {

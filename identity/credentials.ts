@@ -17,7 +17,7 @@ const TOKEN_VERSION = "ist1";
 
 const KEY_BYTES = 32; // 256 bits
 const SECRET_BYTES = 32;
-export const SERVER_SECRET_FILE = "server-secret";
+const SERVER_SECRET_FILE = "server-secret";
 
 export function generateKey(prefix: string): string {
   return prefix + randomBytes(KEY_BYTES).toString("base64url");

@@ -30,7 +30,7 @@ export type IdentityServer = {
   close(): Promise<void>;
 };
 
-export type CreateIdentityAppOptions = {
+type CreateIdentityAppOptions = {
   store: IdentityStore;
   secret: Buffer;
   tokenTtlSeconds: number;
@@ -110,7 +110,7 @@ const KNOWN_ROUTES: Record<string, string> = {
  * /api/tokens (agent tool), GET /health. Any other path is 404, any other
  * method on these paths 405 with an Allow header; both JSON `{ error }`.
  */
-export function createIdentityApp(options: CreateIdentityAppOptions): Hono {
+function createIdentityApp(options: CreateIdentityAppOptions): Hono {
   const { store, secret, tokenTtlSeconds, log } = options;
   const app = new Hono();
 

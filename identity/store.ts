@@ -12,8 +12,8 @@ import { ensurePrivateDir, withFileLock, writeFileAtomic } from "./files";
  * write. Reads are served from memory and reloaded when the file changes.
  */
 
-export const STATE_FILE = "state.json";
-export const LOCK_FILE = "state.lock";
+const STATE_FILE = "state.json";
+const LOCK_FILE = "state.lock";
 
 const ZApiKeyRecordSchema = z.object({
   id: z.string(),
@@ -107,7 +107,7 @@ async function withProcessMutex<T>(key: string, fn: () => Promise<T>): Promise<T
   }
 }
 
-export class ConcurrentWriteError extends Error {}
+class ConcurrentWriteError extends Error {}
 
 export class IdentityStore {
   readonly dataDir: string;

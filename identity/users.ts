@@ -12,7 +12,7 @@ export function normalizeEmail(email: string): string {
 }
 
 /** Emails are matched case-insensitively but returned as first registered. */
-export function sameEmail(a: string, b: string): boolean {
+function sameEmail(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
 }
 

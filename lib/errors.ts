@@ -97,7 +97,7 @@ export function jsonResponse(body: unknown, init: { status?: number; headers?: R
 }
 
 /** Seconds a client should wait before retrying after a 503 of the database. */
-export const RETRY_AFTER_SECONDS = 1;
+const RETRY_AFTER_SECONDS = 1;
 
 /**
  * The database is down, restarting, read-only, out of connections or over a
@@ -130,7 +130,7 @@ export function isUnavailable(err: unknown): boolean {
 export const REQUEST_ID_HEADER = "x-request-id";
 
 /** The request's id as the server assigned it; a fresh one when the app runs without it. */
-export function requestIdOf(req: Request | undefined): string {
+function requestIdOf(req: Request | undefined): string {
   return req?.headers.get(REQUEST_ID_HEADER) ?? randomUUID();
 }
 

@@ -79,8 +79,6 @@ export function parseId(value: string, message: string): string {
   return value.toLowerCase();
 }
 
-export { UUID_PATTERN };
-
 /**
  * The media type of `offered` the Accept header ranks highest (RFC 9110
  * quality values, the most specific range deciding each type). Ties and a
@@ -114,7 +112,7 @@ export function preferredMediaType<T extends string>(accept: string | null, offe
   return chosen;
 }
 
-export const MARKDOWN_CONTENT_TYPE = "text/markdown; charset=utf-8";
+const MARKDOWN_CONTENT_TYPE = "text/markdown; charset=utf-8";
 
 /** A Markdown response; never cached, like every API response. */
 export function markdownResponse(markdown: string, init: { status?: number; headers?: Record<string, string> } = {}): Response {

@@ -69,8 +69,8 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
   const pendingBody = useRef<unknown[] | null>(null);
   const titleInput = useRef<HTMLInputElement>(null);
   const loading = useRef(false);
+  // Every setTitle/setTags below writes here first, so saves read the latest values.
   const state = useRef({ title, tags });
-  state.current = { title, tags };
 
   const saver = useNoteSaver({
     noteId: note.id,
@@ -149,8 +149,7 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
     setDivergentText(null);
     saver.restoreDraft(draft);
     setRestored(draft);
-    // Once, for the note this page opened with.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, for the note this page opened with
   }, []);
 
   /** Unsaved changes (restored or refused) are dropped: the note as it is saved now comes back. */
@@ -164,7 +163,7 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
   useEffect(() => {
     const empty = note.title === UNTITLED && !note.contentText.trim() && (!Array.isArray(note.content) || note.content.length === 0);
     if (empty) titleInput.current?.select();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per mount: server re-renders pass a new `note` object
   }, []);
 
   // Ctrl/⌘+S saves now instead of opening the browser's save dialog.
@@ -198,8 +197,7 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
       window.clearInterval(timer);
       window.removeEventListener("focus", check);
     };
-    // saver's functions read refs; the note id is what matters
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- saver's functions read refs; the note id is what matters
   }, [note.id]);
 
   async function loadLatest() {

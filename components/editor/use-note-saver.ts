@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { saveNoteAction, type SaveNoteInput } from "@/app/(app)/notes/[id]/actions";
 import { removeDraft, writeDraft, type NoteDraft } from "@/components/editor/note-draft";
 import { NOTE_CONTENT_MAX_BYTES } from "@/lib/editor/document";
@@ -113,9 +113,12 @@ export function useNoteSaver({
   const serverFailures = useRef(0);
   const reason = useRef<string | undefined>(undefined);
   const snapshotRef = useRef(snapshot);
-  snapshotRef.current = snapshot;
   const onSavedRef = useRef(onSaved);
-  onSavedRef.current = onSaved;
+  // The latest callbacks for saves that timers and events start after this render.
+  useLayoutEffect(() => {
+    snapshotRef.current = snapshot;
+    onSavedRef.current = onSaved;
+  });
 
   const isDirty = () => dirty.current.title || dirty.current.content || dirty.current.tags;
 
@@ -162,6 +165,14 @@ export function useNoteSaver({
     const fields = unsavedFields();
     if (fields.title || fields.content || fields.tags) keepDraft(fields);
   };
+
+  /** Stops with the reason shown; the draft remembers it for after a reload. */
+  function refuse(next: SaveFailure, holdAs: Hold = "refused") {
+    hold.current = holdAs;
+    setFailure(next);
+    setStatus("error");
+    keepUnsaved();
+  }
 
   // Declared before use through a ref so run() and flush() can schedule each other.
   const flushRef = useRef<() => Promise<void>>(async () => {});
@@ -252,20 +263,14 @@ export function useNoteSaver({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read refs only
   }, [noteId]);
 
-  /** Stops with the reason shown; the draft remembers it for after a reload. */
-  function refuse(next: SaveFailure, holdAs: Hold = "refused") {
-    hold.current = holdAs;
-    setFailure(next);
-    setStatus("error");
-    keepUnsaved();
-  }
-
   const flush = useCallback(() => {
     window.clearTimeout(timer.current);
     queue.current = queue.current.then(run, run);
     return queue.current;
   }, [run]);
-  flushRef.current = flush;
+  useLayoutEffect(() => {
+    flushRef.current = flush;
+  }, [flush]);
 
   /** Records a change; typing waits for a pause, picking a tag saves at once. */
   const markChanged = useCallback(

@@ -16,7 +16,7 @@ function isTyping(target: EventTarget | null): boolean {
   return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName) || target.closest("[contenteditable='true']") !== null;
 }
 
-export function focusSearch(router: ReturnType<typeof useRouter>) {
+function focusSearch(router: ReturnType<typeof useRouter>) {
   const input = document.getElementById(SEARCH_INPUT_ID);
   if (input instanceof HTMLInputElement) {
     input.focus();

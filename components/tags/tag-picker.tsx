@@ -51,7 +51,12 @@ export function TagPicker({
     return () => document.removeEventListener("pointerdown", onPointerDown);
   }, [open]);
 
-  useEffect(() => setActive(0), [trimmed]);
+  // A new search starts at its first option (set while rendering, not in an effect, to skip a render).
+  const [activeFor, setActiveFor] = useState(trimmed);
+  if (activeFor !== trimmed) {
+    setActiveFor(trimmed);
+    setActive(0);
+  }
 
   function close(returnFocus = true) {
     setOpen(false);

@@ -66,15 +66,3 @@ export const CopyIcon = (p: IconProps) => (
     <path d="M5 15H4a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1h10a1 1 0 0 1 1 1v1" />
   </Icon>
 );
-export const NoteIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <path d="M14 3H6a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V9z" />
-    <path d="M14 3v6h6M8 13h8M8 17h5" />
-  </Icon>
-);
-export const KeyboardIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <rect x="2" y="6" width="20" height="12" rx="2" />
-    <path d="M6 10h.01M10 10h.01M14 10h.01M18 10h.01M7 14h10" />
-  </Icon>
-);

@@ -11,7 +11,7 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["minute", 60],
 ];
 
-export function formatRelative(iso: string, now: number): string {
+function formatRelative(iso: string, now: number): string {
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
   if (Math.abs(seconds) < 45) return "just now";
   const format = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
@@ -29,6 +29,7 @@ export function formatRelative(iso: string, now: number): string {
 export function RelativeTime({ iso, now, prefix = "" }: { iso: string; now: number; prefix?: string }) {
   const [current, setCurrent] = useState(now);
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the browser's clock, only once hydration has matched the server's text
     setCurrent(Date.now());
     const timer = window.setInterval(() => setCurrent(Date.now()), 30_000);
     return () => window.clearInterval(timer);

@@ -4,7 +4,7 @@
  * included. A few lines of our own rather than the auth library's client,
  * whose bundle carries the library's server-side setting names.
  */
-export type AuthFailure = { status: number; code?: string; message?: string };
+type AuthFailure = { status: number; code?: string; message?: string };
 export type AuthResult = { data: Record<string, unknown> | null; error: AuthFailure | null };
 
 async function post(path: string, body: Record<string, unknown> = {}): Promise<AuthResult> {

@@ -36,12 +36,12 @@ export const CLIENT_ADDRESS_HEADER = "x-notes-client-address";
 const MAIL_ENDPOINTS = new Set(["/sign-up/email", "/request-password-reset", "/send-verification-email"]);
 
 /** The link in a verification email: our page, where the password is set, not the library's endpoint. */
-export function verificationLink(env: Env, token: string): string {
+function verificationLink(env: Env, token: string): string {
   return `${appOrigin(env)}${AUTH_PATHS.verifyEmail}?token=${encodeURIComponent(token)}`;
 }
 
 /** The auth library over our database: one instance per server process. */
-export function createAuth(db: Db, env: Env) {
+function createAuth(db: Db, env: Env) {
   return betterAuth({
     appName: "Notes",
     // Links in emails start with this, never with a request's Host or X-Forwarded-Host.
@@ -112,7 +112,6 @@ export function createAuth(db: Db, env: Env) {
 }
 
 export type Auth = ReturnType<typeof createAuth>;
-export type AuthSession = Auth["$Infer"]["Session"];
 
 // One instance per process (dev reloads modules), like the database client.
 const globalKey = Symbol.for("notes.auth");

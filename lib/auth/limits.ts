@@ -4,7 +4,7 @@ import type { DbClient } from "@/lib/db/client";
 import { consumeRateLimit, pruneRateLimits, type RateLimitRule, type RateLimitState } from "@/lib/rate-limit/limiter";
 
 /** Limits of one auth operation: per account (the email it names) and per client address. */
-export type AuthLimit = { account?: RateLimitRule; address: RateLimitRule };
+type AuthLimit = { account?: RateLimitRule; address: RateLimitRule };
 
 const MINUTES = 60;
 const HOUR = 60 * MINUTES;
@@ -15,7 +15,7 @@ const HOUR = 60 * MINUTES;
  * account, whatever address the attempts come from, and per address, whatever
  * accounts they name. Every other auth endpoint has the `other` limit per address.
  */
-export const AUTH_LIMITS = {
+const AUTH_LIMITS = {
   signIn: { account: { limit: 10, windowSeconds: 15 * MINUTES }, address: { limit: 20, windowSeconds: 15 * MINUTES } },
   signUp: { account: { limit: 5, windowSeconds: HOUR }, address: { limit: 10, windowSeconds: HOUR } },
   passwordReset: { account: { limit: 3, windowSeconds: HOUR }, address: { limit: 10, windowSeconds: HOUR } },

@@ -4,7 +4,7 @@ import { ConfigError, type Env } from "@/lib/env";
 const DEV_ONLY_SECRET = "dev-only-secret:notes-app:never-use-in-production:0000";
 const MIN_SECRET_LENGTH = 32;
 
-export class AuthConfigError extends ConfigError {
+class AuthConfigError extends ConfigError {
   constructor(message: string) {
     super(message);
     this.name = "AuthConfigError";

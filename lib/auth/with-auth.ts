@@ -5,8 +5,6 @@ import { appOrigin, getEnv } from "@/lib/env";
 import { NO_STORE, toErrorResponse } from "@/lib/errors";
 import { limitApiRequests } from "@/lib/rate-limit/api";
 
-export type { AuthContext } from "@/lib/auth/authenticate";
-
 /** What Next.js passes a route handler as its second argument (params is a Promise in Next 16). */
 export type RouteContext<P> = { params: Promise<P> };
 

@@ -88,7 +88,7 @@ export function dbFromPglite(
 const globalKey = Symbol.for("notes.db");
 type GlobalWithDb = typeof globalThis & { [globalKey]?: Promise<DbHandle> };
 
-export function getDbHandle(): Promise<DbHandle> {
+function getDbHandle(): Promise<DbHandle> {
   const store = globalThis as GlobalWithDb;
   if (!store[globalKey]) {
     const env = getEnv();

@@ -2,7 +2,7 @@ import "server-only";
 import { getDb } from "@/lib/db/client";
 
 /** How long the health check waits for the database: a load balancer's probe must not hang. */
-export const HEALTH_TIMEOUT_MS = 2000;
+const HEALTH_TIMEOUT_MS = 2000;
 
 /** Resolves when the database answers a trivial query within the timeout; rejects otherwise. */
 export async function checkDatabase(timeoutMs = HEALTH_TIMEOUT_MS): Promise<void> {

@@ -27,7 +27,7 @@ export type MigrationOptions = {
 };
 
 /** Extensions the schema relies on (citext columns, trigram and btree_gin indexes); the migrations create them. */
-export const REQUIRED_EXTENSIONS = ["btree_gin", "citext", "pg_trgm"] as const;
+const REQUIRED_EXTENSIONS = ["btree_gin", "citext", "pg_trgm"] as const;
 
 const SCHEMA_PATH = path.join("prisma", "schema.prisma");
 const MIGRATIONS_PATH = path.join("prisma", "migrations");
@@ -195,7 +195,7 @@ function toSchemaContainers(schemaFiles: [string, string][]) {
 }
 
 /** The migrations folder in the shape the Prisma CLI hands to the engine. */
-export async function readMigrationsList(projectRoot: string): Promise<MigrationList> {
+async function readMigrationsList(projectRoot: string): Promise<MigrationList> {
   const baseDir = path.join(projectRoot, MIGRATIONS_PATH);
   const lockfileContent = await fs.promises.readFile(path.join(baseDir, LOCKFILE), "utf8").catch(() => null);
   const entries = await fs.promises.readdir(baseDir, { withFileTypes: true }).catch(() => []);

@@ -40,7 +40,7 @@ export async function contentToMarkdown(content: unknown): Promise<string | null
 }
 
 /** A title as a one-line `# ` heading whose characters all read literally. */
-export function titleHeading(title: string): string {
+function titleHeading(title: string): string {
   const text = title
     .replace(/\s+/g, " ")
     .trim()

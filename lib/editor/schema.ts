@@ -9,4 +9,3 @@ export const noteSchema = BlockNoteSchema.create({ blockSpecs: defaultBlockSpecs
 
 export type NoteSchema = typeof noteSchema;
 export type NoteBlock = NoteSchema["Block"];
-export type NotePartialBlock = NoteSchema["PartialBlock"];

@@ -3,15 +3,15 @@ import { Prisma, type Db } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/transaction";
 import { AppError, jsonResponse } from "@/lib/errors";
 
-export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
+const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
 /** Set on a response that repeats the stored first response of its key. */
-export const IDEMPOTENT_REPLAYED_HEADER = "Idempotent-Replayed";
+const IDEMPOTENT_REPLAYED_HEADER = "Idempotent-Replayed";
 /** How long a key holds its first response. */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
-export const IDEMPOTENCY_MESSAGES = {
+const IDEMPOTENCY_MESSAGES = {
   invalidKey: "Idempotency-Key must be 1 to 255 printable ASCII characters",
   keyReused: "Idempotency-Key was already used with a different request body; use a new key for a new request",
 } as const;
@@ -25,7 +25,7 @@ export function readIdempotencyKey(req: Request): string | null {
 }
 
 /** A response as stored for replay. */
-export type StoredResponse = { status: number; body: unknown; headers?: Record<string, string> };
+type StoredResponse = { status: number; body: unknown; headers?: Record<string, string> };
 
 export type IdempotentOptions = {
   userId: string;
@@ -102,7 +102,7 @@ export async function idempotent(db: Db, options: IdempotentOptions): Promise<Re
 }
 
 /** SHA-256 of the request in a canonical JSON form, so key order and spacing do not matter. */
-export function hashRequest(request: unknown): string {
+function hashRequest(request: unknown): string {
   return createHash("sha256").update(canonicalJson(request)).digest("hex");
 }
 

@@ -25,7 +25,7 @@ export type VerifyOutcome =
 const DEFAULT_TIMEOUT_MS = 5000;
 
 /** The identity service's hosted default is not reachable from here; local development runs its own. */
-export const DEFAULT_IDENTITY_API_URL = "http://127.0.0.1:4000";
+const DEFAULT_IDENTITY_API_URL = "http://127.0.0.1:4000";
 
 export async function verifyDetailed(
   partnerKey: string,

@@ -6,7 +6,6 @@ import { z } from "zod";
  * and the self-hostable identity service so the two cannot disagree.
  */
 export const ZVerifyRequestSchema = z.object({ sessionToken: z.string() });
-export type TVerifyRequest = z.infer<typeof ZVerifyRequestSchema>;
 
 export const ZVerifySuccessSchema = z.object({ email: z.string() });
 export const ZVerifyErrorSchema = z.object({ error: z.string() });

@@ -4,7 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 
 /** A message as the local outbox keeps it: one JSON file per message. */
-export const ZOutboxMessageSchema = z.object({
+const ZOutboxMessageSchema = z.object({
   id: z.string(),
   to: z.string(),
   subject: z.string(),

@@ -55,7 +55,7 @@ async function toToolError(err: unknown): Promise<CallToolResult> {
 }
 
 /** An MCP server whose tools act for one authenticated user. */
-export function createNotesMcpServer(ctx: ToolContext): McpServer {
+function createNotesMcpServer(ctx: ToolContext): McpServer {
   const server = new McpServer({ name: "notes", title: "Notes", version: API_VERSION }, { instructions: INSTRUCTIONS });
   for (const tool of NOTE_TOOLS) {
     server.registerTool(

@@ -11,7 +11,7 @@ import {
 } from "@/lib/notes/search-tokens";
 import { NOTE_OMIT, NOTE_TAGS_INCLUDE, serializeNoteWithTags } from "@/lib/notes/serialize";
 
-export { escapeLikePattern, searchTerms } from "@/lib/notes/search-tokens";
+export { searchTerms } from "@/lib/notes/search-tokens";
 
 
 export type ListNotesOptions = {

@@ -14,8 +14,8 @@ const queryInt = (min: number, max: number, fallback: number) =>
     .default(fallback);
 
 export const NOTE_TITLE_MAX = 500;
-export const LIST_LIMIT_MAX = 500;
-export const LIST_LIMIT_DEFAULT = 100;
+const LIST_LIMIT_MAX = 500;
+const LIST_LIMIT_DEFAULT = 100;
 
 export const ZListNotesQuerySchema = z.object({
   search: z
@@ -42,7 +42,6 @@ export const ZListNotesQuerySchema = z.object({
     .meta({ description: "Continue after the page that returned this nextCursor (constant time at any depth)." }),
   offset: queryInt(0, 2_147_483_647, 0).meta({ description: "Notes to skip.", type: "integer", minimum: 0, default: 0 }),
 });
-export type TListNotesQuery = z.infer<typeof ZListNotesQuerySchema>;
 
 const ZTitleSchema = storableText().trim().min(1).max(NOTE_TITLE_MAX).meta({ description: "Trimmed, 1 to 500 characters." });
 // Any JSON value: the body has already been through JSON.parse. The limits
@@ -62,7 +61,7 @@ const ZContentSchema = z
   });
 const ZContentTextSchema = storableText().meta({ description: "Plain-text form of the body, used for search." });
 /** Markdown is converted in the worker pool under a time and memory budget; this bounds one request's input. */
-export const CONTENT_MARKDOWN_MAX = CONTENT_LIMITS.maxMarkdownChars;
+const CONTENT_MARKDOWN_MAX = CONTENT_LIMITS.maxMarkdownChars;
 const ZContentMarkdownSchema = storableText().max(CONTENT_MARKDOWN_MAX).meta({
   description:
     "The body as Markdown, instead of content: converted to BlockNote blocks, and contentText derived from them unless given. Not together with content; at most 100,000 characters, and the blocks it converts to are held to content's limits (400). A conversion that goes over its time or memory budget answers 422 and writes nothing.",
@@ -129,7 +128,6 @@ export const ZNoteFormatQuerySchema = z.object({
     .optional()
     .meta({ description: "json (default) or markdown; overrides the Accept header. Markdown has the title as its first `# ` heading." }),
 });
-export type TNoteFormat = NonNullable<z.infer<typeof ZNoteFormatQuerySchema>["format"]>;
 
 export const ZNoteListResponseSchema = z.object({
   notes: z.array(ZNoteSchema),

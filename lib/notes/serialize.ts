@@ -26,7 +26,7 @@ export function serializeTag(tag: TagRow): TTag {
   return { id: tag.id, name: tag.name, createdAt: tag.createdAt.toISOString() };
 }
 
-export function serializeNote(note: NoteRow, tags: TagRow[]): TNote {
+function serializeNote(note: NoteRow, tags: TagRow[]): TNote {
   return {
     id: note.id,
     title: note.title,

@@ -11,7 +11,7 @@ const POLICY = "api";
  * The `RateLimit-Policy` and `RateLimit` fields of draft-ietf-httpapi-ratelimit-headers:
  * the quota and window, then what is left of it and when the window ends.
  */
-export function rateLimitHeaders(state: RateLimitState, windowSeconds: number): Record<string, string> {
+function rateLimitHeaders(state: RateLimitState, windowSeconds: number): Record<string, string> {
   return {
     "RateLimit-Policy": `"${POLICY}";q=${state.limit};w=${windowSeconds}`,
     RateLimit: `"${POLICY}";r=${state.remaining};t=${state.resetSeconds}`,

@@ -15,7 +15,10 @@ export const ZCreateTagSchema = z.object({
 });
 export type TCreateTag = z.infer<typeof ZCreateTagSchema>;
 
-/** A rename takes the same body, under the same rules, as a create. */
+/**
+ * A rename takes the same body, under the same rules, as a create.
+ * @alias (of ZCreateTagSchema, on purpose: routes and tools name what they parse)
+ */
 export const ZRenameTagSchema = ZCreateTagSchema;
 
 export const ZTagResponseSchema = z.object({ tag: ZTagSchema });

@@ -15,7 +15,7 @@ export type BannerOptions = {
 };
 
 /** Quotes `value` for a POSIX shell when it needs it. */
-export function shellQuote(value: string): string {
+function shellQuote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
 }
 

@@ -43,10 +43,10 @@ export type DevConfig = {
   inheritedIdentityUrl: string | undefined;
 };
 
-export const DEFAULT_DATA_DIR = ".data";
+const DEFAULT_DATA_DIR = ".data";
 export const STACK_FILE = "dev-stack.json";
 /** Where the agent tool keeps its key unless AGENT_CONFIG_DIR says otherwise. */
-export const DEFAULT_AGENT_CONFIG_DIR = path.join(os.homedir(), ".config", "notes-agent");
+const DEFAULT_AGENT_CONFIG_DIR = path.join(os.homedir(), ".config", "notes-agent");
 
 export class DevConfigError extends Error {}
 

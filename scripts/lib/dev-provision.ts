@@ -22,7 +22,7 @@ import { findVerifiedUserByEmail } from "@/lib/users/queries";
 export const DEMO_EMAIL = "demo@example.com";
 export const DEMO_PASSWORD = "demo-password";
 /** The partner the local app verifies tokens as. */
-export const APP_PARTNER_EMAIL = "notes-dev@example.com";
+const APP_PARTNER_EMAIL = "notes-dev@example.com";
 
 const ZStackFileSchema = z.object({ partnerKey: z.string().min(1) });
 type TStackFile = z.infer<typeof ZStackFileSchema>;

@@ -22,10 +22,10 @@ export async function makeTempDir(prefix: string): Promise<{ dir: string; remove
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
-export type IdentityProcess = { url: string; output(): string; stop(): Promise<void> };
+type IdentityProcess = { url: string; output(): string; stop(): Promise<void> };
 
 /** `identity serve --port 0` as its own process; resolves with the URL it prints once listening. */
-export async function startIdentityProcess(env: Record<string, string>): Promise<IdentityProcess> {
+async function startIdentityProcess(env: Record<string, string>): Promise<IdentityProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "identity/cli.ts", "serve", "--port", "0", "--quiet"], {
     cwd: ROOT,
     env: childEnv(env),

@@ -14,11 +14,11 @@ import { chromiumExecutable } from "./system";
 import { createTestDatabase, type TestDatabase } from "./test-db";
 
 /** Headless, with nothing running in the background. */
-export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
-export const SCREENSHOT_DIR = path.join(ROOT, "test-results", "screenshots");
+const SCREENSHOT_DIR = path.join(ROOT, "test-results", "screenshots");
 
-export type Account = { id: string; email: string; password: string };
+type Account = { id: string; email: string; password: string };
 
 export type BrowserStack = {
   app: TestApp;
@@ -50,7 +50,7 @@ export type BrowserStackOptions = {
   env?: Record<string, string>;
 };
 
-export async function launchChromium(): Promise<Browser> {
+async function launchChromium(): Promise<Browser> {
   const { path: executablePath } = await chromiumExecutable();
   return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 }

@@ -27,7 +27,7 @@ export function allBlocks(blocks: StoredBlock[]): StoredBlock[] {
 }
 
 /** An item of the open slash menu, by its exact title. */
-export function slashMenuItem(page: Page, title: string) {
+function slashMenuItem(page: Page, title: string) {
   return page.locator(".bn-suggestion-menu-item").filter({ has: page.locator(".bn-mt-suggestion-menu-item-title").getByText(title, { exact: true }) });
 }
 

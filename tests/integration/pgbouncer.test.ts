@@ -5,7 +5,7 @@ import { parseDatabaseUrl } from "@/lib/db/config";
 import { migrateDatabaseTarget } from "@/lib/db/migrate";
 import { testEnv } from "@/tests/helpers/env";
 import { startNotesStack, type NotesStack } from "@/tests/helpers/notes-app";
-import { PGBOUNCER_BIN, startPgbouncer, type Pgbouncer } from "@/tests/helpers/pgbouncer";
+import { PGBOUNCER_BIN, type Pgbouncer } from "@/tests/helpers/pgbouncer";
 import { existsSync } from "node:fs";
 
 // A 5xx names the request's id, so a report leads to the log line.

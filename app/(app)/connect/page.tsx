@@ -76,6 +76,7 @@ export default async function ConnectPage() {
         <h2>Reference</h2>
         <ul>
           <li>
+            {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- /api is a route handler answering JSON, not a page */}
             <a href="/api">
               <code>/api</code>
             </a>{" "}
