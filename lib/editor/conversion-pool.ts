@@ -20,13 +20,21 @@ import { log } from "@/lib/log";
  * request answers 422 naming the limit. A job that waits too long for a worker,
  * or finds the queue full, answers 503: the server is busy, not the input bad.
  */
-type PoolState = { pool?: Piscina };
+type PoolState = {
+  pool?: Piscina;
+  /**
+   * Jobs submitted and not finished: at most one running per thread, the rest
+   * waiting. Counted here because piscina files a job that carries an
+   * AbortSignal in a queue its maxQueue does not bound.
+   */
+  inFlight: number;
+};
 const globalKey = Symbol.for("notes.conversionPool");
 
 function state(): PoolState {
   // Next.js may load this module once per route bundle: one pool per process.
   const store = globalThis as typeof globalThis & { [globalKey]?: PoolState };
-  return (store[globalKey] ??= {});
+  return (store[globalKey] ??= { inFlight: 0 });
 }
 
 /** The worker file, resolved at run time from the app's root (outside the bundle, which cannot hold it). */
@@ -50,6 +58,13 @@ function getPool(): Piscina {
       resourceLimits: { maxOldGenerationSizeMb: env.CONVERSION_HEAP_MB, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
     });
     current.pool.on("error", (err: unknown) => log.error("conversion.pool_error", { cause: err instanceof Error ? err.message : String(err) }));
+    // Piscina hands jobs to the first workers before they have loaded, and a
+    // job given up on there (CONVERSION_QUEUE_TIMEOUT_MS) would kill its
+    // worker mid-load, so a slow start could never finish. One warm-up job per
+    // worker, which nothing aborts, takes that place; real jobs queue behind it.
+    for (let i = 0; i < threads; i += 1) {
+      current.pool.run({ warm: true }).catch((err: unknown) => log.error("conversion.warm_failed", { cause: err instanceof Error ? err.message : String(err) }));
+    }
   }
   return current.pool;
 }
@@ -78,6 +93,9 @@ export type ConversionSubject = string;
 export async function runConversion(task: ConversionTask, subject: ConversionSubject): Promise<ConversionResult> {
   const env = getEnv();
   const pool = getPool();
+  const current = state();
+  if (current.inFlight >= pool.maxThreads + env.CONVERSION_QUEUE_MAX) throw busyError(new Error("conversion queue full"));
+  current.inFlight += 1;
   const controller = new AbortController();
   const { port1, port2 } = new MessageChannel();
   let outcome: "timeout" | "queue" | undefined;
@@ -99,6 +117,7 @@ export async function runConversion(task: ConversionTask, subject: ConversionSub
   } catch (err) {
     throw conversionFailure(err, outcome, subject, env);
   } finally {
+    current.inFlight -= 1;
     clearTimeout(queued);
     budget?.();
     port1.close();
@@ -162,12 +181,14 @@ function conversionFailure(err: unknown, outcome: "timeout" | "queue" | undefine
       cause: err,
     });
   }
-  if (outcome === "queue" || (err instanceof Error && err.message === "Task queue is at limit")) {
-    return new AppError("SERVICE_UNAVAILABLE", {
-      userMessage: "Too many conversions in progress — retry shortly",
-      headers: { "Retry-After": "2" },
-      cause: err,
-    });
-  }
+  if (outcome === "queue" || (err instanceof Error && err.message === "Task queue is at limit")) return busyError(err);
   return err instanceof Error ? err : new Error(String(err));
+}
+
+function busyError(cause: unknown): AppError {
+  return new AppError("SERVICE_UNAVAILABLE", {
+    userMessage: "Too many conversions in progress — retry shortly",
+    headers: { "Retry-After": "2" },
+    cause,
+  });
 }

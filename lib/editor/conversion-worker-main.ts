@@ -28,7 +28,12 @@ try {
   // not permitted: conversions keep the default priority
 }
 
-export default async function convert({ task, started }: { task: Parameters<typeof runConversion>[0]; started: MessagePort }) {
+type Job = { task: Parameters<typeof runConversion>[0]; started: MessagePort } | { warm: true };
+
+export default async function convert(job: Job) {
+  // The pool's warm-up job: the editor loaded before this thread took any job.
+  if ("warm" in job) return null;
+  const { task, started } = job;
   // The job's time budget starts now, not while it waited in the queue.
   started.postMessage({ threadId });
   started.close();
