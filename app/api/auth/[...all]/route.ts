@@ -1,9 +1,9 @@
 import { AUTH_PATHS, CLIENT_ADDRESS_HEADER, getAuth } from "@/lib/auth/auth";
 import { clientAddress } from "@/lib/auth/client-address";
 import { authOperation, limitAuthRequest } from "@/lib/auth/limits";
-import { CROSS_ORIGIN_MESSAGE, isCrossOrigin } from "@/lib/auth/origin";
+import { appOrigin, CROSS_ORIGIN_MESSAGE, isCrossOrigin } from "@/lib/auth/origin";
 import { getDb } from "@/lib/db/client";
-import { appOrigin, ConfigError, getEnv } from "@/lib/env";
+import { ConfigError, getEnv } from "@/lib/env";
 import { AppError, jsonResponse, MESSAGES, toErrorResponse } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { BodyTooLargeError, readBodyText } from "@/lib/request-body";
