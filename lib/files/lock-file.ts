@@ -14,7 +14,7 @@ import fs from "node:fs";
  */
 
 /** Who holds a lock: the process, and a nonce telling its acquisitions apart. */
-export type LockOwner = { pid: number; nonce: string };
+type LockOwner = { pid: number; nonce: string };
 
 export type LockFileOptions = {
   /** A lock older than this counts as abandoned even when its pid is alive (pids get reused). Default: never. */
