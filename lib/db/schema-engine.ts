@@ -24,9 +24,11 @@ export type { SchemaEngine };
 
 /**
  * The Prisma release and the schema-engine WASM build migrations run with,
- * pinned together in package.json: the engine reads the same schema language
- * and writes the same migration table as that release's CLI. Upgrading one
- * means upgrading the other and this record (tests/db/engine-pair.test.ts fails otherwise).
+ * pinned together in package.json so that neither moves alone: upgrading one
+ * means upgrading the other and this record (tests/db/engine-pair.test.ts fails
+ * otherwise). The build matching a release carries that release's engine hash
+ * (@prisma/engines-version); none was published for 7.10.1's (8.1.0-1.d1b3f377…),
+ * so this is the build after it. Prisma 7.10.0 has its own: 7.10.0-4.0edf323e….
  */
 export const ENGINE_PAIR = {
   prisma: "7.10.1",
