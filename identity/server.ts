@@ -3,6 +3,7 @@ import type { Server } from "node:http";
 import { createAdaptorServer } from "@hono/node-server";
 import { Hono, type Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { BodyTooLargeError, readBodyText } from "../lib/request-body";
 import { SESSION_TOKEN_TTL_SECONDS, VERIFY_ERRORS, ZVerifyRequestSchema } from "../lib/identity/contract";
 import { HEALTH_PATH, ROUTE_ERRORS, TOKEN_ERRORS, TOKENS_PATH, VERIFY_PATH } from "./api";
 import { loadOrCreateServerSecret } from "./credentials";
@@ -49,8 +50,6 @@ export class PortInUseError extends Error {
   }
 }
 
-class BodyTooLargeError extends Error {}
-
 type Bearer = { kind: "invalid" } | { kind: "empty" } | { kind: "key"; key: string };
 
 /**
@@ -66,29 +65,10 @@ function readBearer(header: string | undefined): Bearer {
   return key ? { kind: "key", key } : { kind: "empty" };
 }
 
-async function readBodyText(request: Request): Promise<string> {
-  const length = request.headers.get("content-length");
-  if (length !== null) {
-    if (Number(length) > MAX_BODY_BYTES) throw new BodyTooLargeError();
-    return request.text();
-  }
-  if (!request.body) return "";
-  // No declared length (chunked): count while reading.
-  const decoder = new TextDecoder();
-  let text = "";
-  let size = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLargeError();
-    text += decoder.decode(chunk, { stream: true });
-  }
-  return text + decoder.decode();
-}
-
 const NO_BODY = Symbol("invalid JSON");
 
 async function readJsonBody(request: Request): Promise<unknown> {
-  const text = await readBodyText(request);
+  const text = await readBodyText(request, MAX_BODY_BYTES);
   try {
     return JSON.parse(text);
   } catch {

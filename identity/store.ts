@@ -2,7 +2,8 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { ensurePrivateDir, withFileLock, writeFileAtomic } from "./files";
+import { withFileLock } from "../lib/files/lock-file";
+import { ensurePrivateDir, writeFileAtomic } from "./files";
 
 /**
  * The identity service's state: one JSON file in the data dir, replaced

@@ -106,19 +106,6 @@ export class ConfigError extends Error {
   }
 }
 
-/**
- * The app's public origin, from APP_URL and never from a request: links in
- * emails, the USER_NOT_FOUND hint, OpenAPI `servers` and the auth library's
- * base URL all start with it. Development without APP_URL: http://localhost:<PORT>.
- */
-export function appOrigin(env: Env = getEnv()): string {
-  if (env.APP_URL) return new URL(env.APP_URL).origin;
-  if (env.NODE_ENV === "production") {
-    throw new ConfigError("APP_URL is not set: a production server needs its public origin (for example https://notes.example.com) to build links");
-  }
-  return `http://localhost:${env.PORT}`;
-}
-
 let cached: Env | undefined;
 
 export function getEnv(): Env {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppError, MESSAGES, NO_STORE, validationError } from "@/lib/errors";
 import { UUID_PATTERN } from "@/lib/uuid";
+import { BodyTooLargeError, readBodyText } from "@/lib/request-body";
 import { UNSTORABLE, UNSTORABLE_MESSAGE } from "@/lib/storable-text";
 
 /** Largest JSON body accepted on writes. */
@@ -20,10 +21,9 @@ export async function parseJsonBody<S extends z.ZodType>(req: Request, schema: S
   if (mediaType !== "application/json" && !mediaType?.endsWith("+json")) {
     throw new AppError("UNSUPPORTED_MEDIA_TYPE", { userMessage: "Content-Type must be application/json" });
   }
-  const declared = Number(req.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
-
-  const text = await readTextWithLimit(req, MAX_BODY_BYTES);
+  const text = await readBodyText(req, MAX_BODY_BYTES).catch((error: unknown) => {
+    throw error instanceof BodyTooLargeError ? tooLarge() : error;
+  });
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -33,24 +33,6 @@ export async function parseJsonBody<S extends z.ZodType>(req: Request, schema: S
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw validationError("INVALID_BODY", parsed.error);
   return parsed.data;
-}
-
-async function readTextWithLimit(req: Request, limit: number): Promise<string> {
-  if (!req.body) return "";
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 /**

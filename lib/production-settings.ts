@@ -1,5 +1,6 @@
 import { authSecret } from "@/lib/auth/secret";
-import { appOrigin, type Env } from "@/lib/env";
+import { appOrigin } from "@/lib/auth/origin";
+import type { Env } from "@/lib/env";
 
 /**
  * Settings a production server must not run without, checked in one place by

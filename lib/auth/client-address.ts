@@ -1,6 +1,7 @@
 import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
-import http from "node:http";
+import { subscribe } from "node:diagnostics_channel";
+import type http from "node:http";
 import { isIP } from "node:net";
 import type { Env } from "@/lib/env";
 
@@ -12,7 +13,10 @@ import type { Env } from "@/lib/env";
  * that header is whatever the client says. The server therefore notes each
  * connection's address as the request arrives (installed once by
  * instrumentation.ts) and keeps it in an AsyncLocalStorage for the code that
- * handles the request. A forwarding header counts only when the operator says a
+ * handles the request. Node announces every request on the
+ * "http.server.request.start" diagnostics channel, synchronously, just before
+ * the server's "request" event, whoever owns the server (`next start`,
+ * `next dev`, our `npm start`), so no server needs wrapping or patching. A forwarding header counts only when the operator says a
  * proxy sets it (TRUSTED_PROXY_HEADER / TRUSTED_PROXY_HOPS).
  */
 type Connection = { remoteAddress: string | undefined };
@@ -26,19 +30,19 @@ function connectionStore(): AsyncLocalStorage<Connection> {
   return (store[storeKey] ??= new AsyncLocalStorage<Connection>());
 }
 
+type RequestStart = { request: http.IncomingMessage };
+
 /** Makes every HTTP server in this process record each request's socket address. Idempotent. */
 export function trackConnectionAddresses(): void {
-  const store = connectionStore();
-  const proto = http.Server.prototype as http.Server & { [storeKey]?: true };
-  if (proto[storeKey]) return;
-  proto[storeKey] = true;
-  const emit = proto.emit;
-  proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
-    const forward = () => Reflect.apply(emit, this, [event, ...args]) as boolean;
-    if (event !== "request") return forward();
-    const req = args[0] as http.IncomingMessage;
-    return store.run({ remoteAddress: req.socket?.remoteAddress }, forward);
-  } as typeof emit;
+  const store = connectionStore() as AsyncLocalStorage<Connection> & { [storeKey]?: true };
+  if (store[storeKey]) return;
+  store[storeKey] = true;
+  subscribe("http.server.request.start", (message) => {
+    // The store is entered for what follows in this turn, the "request" event
+    // and the handler's async work included. It stays on the connection's
+    // context until its next request enters its own: the same socket, the same address.
+    store.enterWith({ remoteAddress: (message as RequestStart).request.socket?.remoteAddress });
+  });
 }
 
 /** The socket address of the request being handled, when the server recorded it. */

@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getAuth } from "@/lib/auth/auth";
-import { appOrigin } from "@/lib/env";
+import { appOrigin } from "@/lib/auth/origin";
 
 export type CurrentUser = { id: string; email: string; name: string };
 

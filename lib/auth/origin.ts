@@ -1,4 +1,21 @@
-import { appOrigin, type Env } from "@/lib/env";
+import { ConfigError, getEnv, type Env } from "@/lib/env";
+
+// Every origin the app deals in lives here: its own public one (from APP_URL,
+// never from a request's Host or X-Forwarded-Host), the ones trusted to make
+// state-changing browser requests, and the check of a request's Origin.
+
+/**
+ * The app's public origin, from APP_URL and never from a request: links in
+ * emails, the USER_NOT_FOUND hint, OpenAPI `servers` and the auth library's
+ * base URL all start with it. Development without APP_URL: http://localhost:<PORT>.
+ */
+export function appOrigin(env: Env = getEnv()): string {
+  if (env.APP_URL) return new URL(env.APP_URL).origin;
+  if (env.NODE_ENV === "production") {
+    throw new ConfigError("APP_URL is not set: a production server needs its public origin (for example https://notes.example.com) to build links");
+  }
+  return `http://localhost:${env.PORT}`;
+}
 
 /** The answer to a state-changing request another site's page made. */
 export const CROSS_ORIGIN_MESSAGE = "Cross-origin request refused";

@@ -1,7 +1,8 @@
 import "server-only";
 import { authenticate, defaultVerify, type AuthContext, type AuthDeps } from "@/lib/auth/authenticate";
 import { getDb, type Db } from "@/lib/db/client";
-import { appOrigin, getEnv } from "@/lib/env";
+import { appOrigin } from "@/lib/auth/origin";
+import { getEnv } from "@/lib/env";
 import { NO_STORE, toErrorResponse } from "@/lib/errors";
 import { limitApiRequests } from "@/lib/rate-limit/api";
 

@@ -1,3 +1,8 @@
+// Migrations run through Prisma's schema engine compiled to WebAssembly, driven
+// over a driver adapter, because Prisma's CLI (`prisma migrate`) downloads a
+// native engine binary on first use, which cannot happen offline or in the
+// bundled server. This module can go once the CLI runs offline (it ships a
+// WASM schema engine, or its engine comes with the npm package).
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -16,6 +21,19 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { openPglite } from "@/lib/db/pglite";
 
 export type { SchemaEngine };
+
+/**
+ * The Prisma release and the schema-engine WASM build migrations run with,
+ * pinned together in package.json so that neither moves alone: upgrading one
+ * means upgrading the other and this record (tests/db/engine-pair.test.ts fails
+ * otherwise). The build matching a release carries that release's engine hash
+ * (@prisma/engines-version); none was published for 7.10.1's (8.1.0-1.d1b3f377…),
+ * so this is the build after it. Prisma 7.10.0 has its own: 7.10.0-4.0edf323e….
+ */
+export const ENGINE_PAIR = {
+  prisma: "7.10.1",
+  schemaEngineWasm: "8.1.0-2.59be4fda12412a79eeb9c2ae727b6aa723593323",
+} as const;
 
 let engineModuleReady: Promise<void> | undefined;
 
@@ -158,8 +176,8 @@ function toDriverError(error: unknown): unknown {
 
 /** The engine's adapter for a PostgreSQL server. */
 export function postgresAdapterFactory(url: string): SqlMigrationAwareDriverAdapterFactory {
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
-  readCharColumnsAsText(pool);
+  // PrismaPg builds its shadow database's pool from these options, so that pool gets the same client.
+  const pool = new pg.Pool({ connectionString: url, max: 2, Client: CatalogReadingClient });
   const base = new PrismaPg(pool, { disposeExternalPool: true });
   return {
     provider: base.provider,
@@ -182,19 +200,27 @@ async function runPostgresScript(pool: pg.Pool, script: string): Promise<void> {
 
 // Reading a schema queries catalog columns of type "char" (pg_class.relkind and
 // the like), which PrismaPg cannot map, so diffing a live server would fail.
-// Their text values are exactly what the engine wants.
-function readCharColumnsAsText(pool: pg.Pool): void {
-  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
-  pool.query = ((...args: unknown[]) => {
-    const result = query(...args);
-    if (!(result instanceof Promise)) return result;
-    return result.then((rows: pg.QueryResult) => {
-      for (const field of rows.fields ?? []) {
-        if (field.dataTypeID === CHAR_OID) field.dataTypeID = TEXT_OID;
-      }
-      return rows;
-    });
-  }) as typeof pool.query;
+// Their text values are exactly what the engine wants, so results name them
+// text. A client class of our own, given to the pool, covers pool queries and
+// the connections transactions check out alike.
+class CatalogReadingClient extends pg.Client {
+  // One signature for all of pg's overloads; `never` fits each of their return types.
+  override query(...args: unknown[]): never {
+    const last = args.length - 1;
+    const callback = args[last];
+    if (typeof callback === "function") {
+      args[last] = (error: Error | null, result?: pg.QueryResult) => callback(error, result && charColumnsAsText(result));
+    }
+    const pending = (super.query as (...queryArgs: unknown[]) => unknown)(...args);
+    return (pending instanceof Promise ? pending.then(charColumnsAsText) : pending) as never;
+  }
+}
+
+function charColumnsAsText(result: pg.QueryResult): pg.QueryResult {
+  for (const field of result.fields ?? []) {
+    if (field.dataTypeID === CHAR_OID) field.dataTypeID = TEXT_OID;
+  }
+  return result;
 }
 
 // The engine neither frees nor disposes connections on its own; PrismaPg

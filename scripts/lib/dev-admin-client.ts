@@ -3,6 +3,7 @@ import path from "node:path";
 import type { DatabaseTarget } from "@/lib/db/config";
 import { parseDatabaseUrl } from "@/lib/db/config";
 import { DEV_ADMIN_HEADER, DEV_ADMIN_PATH, ZDevAdminSchema, type TDevAdmin } from "@/lib/dev/admin";
+import { isProcessAlive } from "@/lib/files/lock-file";
 import { readDevConfig, STACK_FILE } from "./dev-env";
 
 /** `next dev` compiles the route on its first request. */
@@ -18,7 +19,7 @@ export async function findRunningDevApp(target: DatabaseTarget): Promise<TDevAdm
   const candidates = new Set([readDevConfig().stackFile, path.join(path.dirname(target.dataDir), STACK_FILE)]);
   for (const file of candidates) {
     const admin = await readDevAdmin(file);
-    if (!admin || !isAlive(admin.pid)) continue;
+    if (!admin || !isProcessAlive(admin.pid)) continue;
     const running = parseDatabaseUrl(admin.databaseUrl);
     if (running.kind === "pglite" && running.dataDir === target.dataDir) return admin;
   }
@@ -31,15 +32,6 @@ async function readDevAdmin(file: string): Promise<TDevAdmin | undefined> {
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -26,6 +26,11 @@ async function openFromAnotherProcess(dataDir: string): Promise<Outcome> {
   }
 }
 
+// The lock file names its owner's pid on its first line.
+function lockOwnerPid(dataDir: string): string {
+  return fs.readFileSync(path.join(dataDir, LOCK_FILE_NAME), "utf8").split("\n")[0]!;
+}
+
 function deadPid(): number {
   const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
   return Number(child.stdout);
@@ -52,7 +57,7 @@ describe("openPglite on a data directory", () => {
       );
       expect(rows[0]?.same).toBe(true);
       expect(rows[0]?.similarity).toBeGreaterThan(0);
-      expect(fs.readFileSync(path.join(dataDir, LOCK_FILE_NAME), "utf8").trim()).toBe(String(process.pid));
+      expect(lockOwnerPid(dataDir)).toBe(String(process.pid));
     } finally {
       await pglite.close();
     }
@@ -102,7 +107,7 @@ describe("openPglite on a data directory", () => {
 
     const pglite = await openPglite(dataDir);
     try {
-      expect(fs.readFileSync(path.join(dataDir, LOCK_FILE_NAME), "utf8").trim()).toBe(String(process.pid));
+      expect(lockOwnerPid(dataDir)).toBe(String(process.pid));
     } finally {
       await pglite.close();
     }

@@ -52,6 +52,40 @@ describe("origins and methods", () => {
     expect(res.status).toBe(403);
     expect(res.json()).toEqual({ error: "Cross-origin request refused" });
   });
+
+  it("an auth body is held to 16384 characters, however many bytes they take, declared or streamed", async () => {
+    const post = (body: BodyInit, contentType = "application/json") =>
+      fetch(`${stack.app.url}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { origin: stack.app.url, "content-type": contentType },
+        body,
+        duplex: "half",
+      } as RequestInit);
+    const tooLarge = { error: "Request body must be at most 16384 characters" };
+
+    // 12,000 two-byte characters: over 16 KiB, within the limit, so it reaches the sign-in.
+    const wide = await post(JSON.stringify({ email: "user0@example.com", password: "é".repeat(12_000) }));
+    expect(wide.status).not.toBe(413);
+
+    const long = await post(JSON.stringify({ email: "user0@example.com", password: "x".repeat(16_400) }));
+    expect(long.status).toBe(413);
+    expect(await long.json()).toEqual(tooLarge);
+
+    const streamed = await post(
+      new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < 100; i += 1) controller.enqueue(new TextEncoder().encode("x".repeat(1024)));
+          controller.close();
+        },
+      }),
+    );
+    expect(streamed.status).toBe(413);
+    expect(await streamed.json()).toEqual(tooLarge);
+
+    const notJson = await post("x".repeat(100_000), "text/plain");
+    expect(notJson.status).toBe(415);
+    expect(await notJson.json()).toEqual({ error: "Content-Type must be application/json" });
+  });
 });
 
 describe("a production server without APP_URL", () => {

@@ -68,4 +68,34 @@ describe("trackConnectionAddresses", () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+
+  it("keeps the addresses of requests in flight at once apart", async () => {
+    trackConnectionAddresses();
+    // Every handler waits until all requests have arrived, so their async work interleaves.
+    const clients = ["127.0.0.2", "127.0.0.3", "127.0.0.4"];
+    let arrived = 0;
+    let allArrived!: () => void;
+    const together = new Promise<void>((resolve) => (allArrived = resolve));
+    const server = http.createServer(async (_req, res) => {
+      if (++arrived === clients.length) allArrived();
+      await together;
+      res.end(connectionAddress());
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const ask = (localAddress: string) =>
+        new Promise<string>((resolve, reject) => {
+          const req = http.get({ host: "127.0.0.1", port, localAddress, agent: false }, (res) => {
+            let body = "";
+            res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk)).on("end", () => resolve(body));
+          });
+          req.on("error", reject);
+        });
+      expect(await Promise.all(clients.map(ask))).toEqual(clients);
+      expect(connectionAddress()).toBeUndefined();
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { appOrigin, ConfigError, parseEnv } from "@/lib/env";
+import { appOrigin } from "@/lib/auth/origin";
+import { ConfigError, parseEnv } from "@/lib/env";
 import { assertProductionSettings } from "@/lib/production-settings";
 
 const SECRET = "a-test-secret-that-is-long-enough-0123456789";

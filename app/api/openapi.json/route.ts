@@ -1,7 +1,7 @@
 import { answerOptions, methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { withAuth } from "@/lib/auth/with-auth";
-import { appOrigin } from "@/lib/env";
+import { appOrigin } from "@/lib/auth/origin";
 import { jsonResponse } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";

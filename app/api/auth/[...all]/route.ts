@@ -1,17 +1,21 @@
 import { AUTH_PATHS, CLIENT_ADDRESS_HEADER, getAuth } from "@/lib/auth/auth";
 import { clientAddress } from "@/lib/auth/client-address";
 import { authOperation, limitAuthRequest } from "@/lib/auth/limits";
-import { CROSS_ORIGIN_MESSAGE, isCrossOrigin } from "@/lib/auth/origin";
+import { appOrigin, CROSS_ORIGIN_MESSAGE, isCrossOrigin } from "@/lib/auth/origin";
 import { getDb } from "@/lib/db/client";
-import { appOrigin, ConfigError, getEnv } from "@/lib/env";
+import { ConfigError, getEnv } from "@/lib/env";
 import { AppError, jsonResponse, MESSAGES, toErrorResponse } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { BodyTooLargeError, readBodyText } from "@/lib/request-body";
 
 export const dynamic = "force-dynamic";
 
 const BASE_PATH = "/api/auth";
 // Auth bodies are an email and a password or a token; anything far larger is not one of ours.
 const MAX_AUTH_BODY_CHARS = 16 * 1024;
+// The limit counts characters (UTF-16 units), and UTF-8 spends at most 3 bytes
+// on one: a body within it fits in this many bytes, and one past them is over it.
+const MAX_AUTH_BODY_BYTES = 3 * MAX_AUTH_BODY_CHARS;
 
 // /api/auth/* – the browser's sign-up, sign-in, sign-out and password reset (better-auth),
 // behind an origin check and rate limits per account and per client address
@@ -71,11 +75,20 @@ function authPath(req: Request): string {
  */
 async function readAuthBody(req: Request): Promise<string | null> {
   if (req.method === "GET" || req.method === "HEAD") return null;
-  const body = await req.text();
-  if (!body) return null;
   const mediaType = req.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
-  if (mediaType !== "application/json") throw new AppError("UNSUPPORTED_MEDIA_TYPE", { userMessage: "Content-Type must be application/json" });
-  if (body.length > MAX_AUTH_BODY_CHARS) throw new AppError("PAYLOAD_TOO_LARGE", { userMessage: `Request body must be at most ${MAX_AUTH_BODY_CHARS} characters` });
+  const unsupported = () => new AppError("UNSUPPORTED_MEDIA_TYPE", { userMessage: "Content-Type must be application/json" });
+  const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", { userMessage: `Request body must be at most ${MAX_AUTH_BODY_CHARS} characters` });
+  let body: string;
+  try {
+    body = await readBodyText(req, MAX_AUTH_BODY_BYTES);
+  } catch (error) {
+    // A body of the wrong type is refused as such whatever its size; an empty one never reaches here.
+    if (error instanceof BodyTooLargeError) throw mediaType === "application/json" ? tooLarge() : unsupported();
+    throw error;
+  }
+  if (!body) return null;
+  if (mediaType !== "application/json") throw unsupported();
+  if (body.length > MAX_AUTH_BODY_CHARS) throw tooLarge();
   return body;
 }
 

@@ -1,0 +1,36 @@
+/**
+ * Reads a request body as text, never more than a byte limit: a declared
+ * Content-Length over it fails before reading, and a body without one (chunked)
+ * is counted while it streams, reading stopping at the first byte past the
+ * limit. The app and the identity service both read bodies through it, so it
+ * stays free of app-only imports; each maps BodyTooLargeError to its own 413.
+ */
+
+/** The body is over the reader's limit; nothing past the limit was read. */
+export class BodyTooLargeError extends Error {
+  constructor(readonly limitBytes: number) {
+    super(`Request body is over ${limitBytes} bytes`);
+    this.name = "BodyTooLargeError";
+  }
+}
+
+/** The body as UTF-8 text ("" when there is none); throws BodyTooLargeError past `limitBytes`. */
+export async function readBodyText(request: Request, limitBytes: number): Promise<string> {
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > limitBytes) throw new BodyTooLargeError(limitBytes);
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limitBytes) {
+      await reader.cancel();
+      throw new BodyTooLargeError(limitBytes);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
