@@ -24,15 +24,14 @@ export type { SchemaEngine };
 
 /**
  * The Prisma release and the schema-engine WASM build migrations run with,
- * pinned together in package.json so that neither moves alone: upgrading one
- * means upgrading the other and this record (tests/db/engine-pair.test.ts fails
- * otherwise). The build matching a release carries that release's engine hash
- * (@prisma/engines-version); none was published for 7.10.1's (8.1.0-1.d1b3f377…),
- * so this is the build after it. Prisma 7.10.0 has its own: 7.10.0-4.0edf323e….
+ * pinned together in package.json so that neither moves alone. The build is
+ * the one compiled from the release's own engine (its version is the
+ * release's @prisma/engines-version); tests/db/engine-pair.test.ts fails when
+ * the installed pair differs from this record or the engines differ.
  */
 export const ENGINE_PAIR = {
-  prisma: "7.10.1",
-  schemaEngineWasm: "8.1.0-2.59be4fda12412a79eeb9c2ae727b6aa723593323",
+  prisma: "7.10.0",
+  schemaEngineWasm: "7.10.0-4.0edf323efd1d98336f3f0a68684b56f689b900d3",
 } as const;
 
 let engineModuleReady: Promise<void> | undefined;

@@ -14,6 +14,10 @@ describe("schema engine pairing", () => {
     expect({ prisma: installedVersion("prisma"), schemaEngineWasm: installedVersion("@prisma/schema-engine-wasm") }).toEqual(ENGINE_PAIR);
   });
 
+  it("uses the schema-engine build compiled from the Prisma release's own engine", () => {
+    expect(installedVersion("@prisma/schema-engine-wasm")).toBe(installedVersion("@prisma/engines-version"));
+  });
+
   it("pins both packages to exact versions, so neither moves alone", () => {
     const { dependencies } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
     expect({ prisma: dependencies.prisma, schemaEngineWasm: dependencies["@prisma/schema-engine-wasm"] }).toEqual(ENGINE_PAIR);
