@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { completeSignUpAction, type CompleteSignUpFormState } from "@/app/(auth)/verify-email/actions";
+import { completeSignUpAction, type CompleteSignUpFormState } from "@/lib/auth/actions";
 
 const initialState: CompleteSignUpFormState = { error: null };
 

@@ -4,7 +4,7 @@ import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { checkNoteVersionAction, deleteNoteAction, loadNoteAction } from "@/app/(app)/notes/[id]/actions";
+import { checkNoteVersionAction, deleteNoteAction, loadNoteAction } from "@/lib/notes/actions";
 import type { NoteBlockEditor } from "@/components/editor/block-editor";
 import { ConflictBanner } from "@/components/editor/conflict-banner";
 import { DraftBanner, SaveFailureAlert } from "@/components/editor/save-failure";

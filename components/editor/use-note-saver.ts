@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { saveNoteAction, type SaveNoteInput } from "@/app/(app)/notes/[id]/actions";
+import { saveNoteAction, type SaveNoteInput } from "@/lib/notes/actions";
 import { removeDraft, writeDraft, type NoteDraft } from "@/components/editor/note-draft";
 import { NOTE_CONTENT_MAX_BYTES } from "@/lib/editor/document";
 import { contentTooLargeMessage, type EditorNote, type SaveNoteResult } from "@/lib/editor/types";

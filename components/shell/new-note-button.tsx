@@ -1,7 +1,7 @@
 "use client";
 
 import { useFormStatus } from "react-dom";
-import { createNoteAction } from "@/app/(app)/notes/actions";
+import { createNoteAction } from "@/lib/notes/actions";
 import { PlusIcon } from "@/components/ui/icons";
 
 function SubmitButton({ label, showShortcut, compact }: { label: string; showShortcut: boolean; compact: boolean }) {

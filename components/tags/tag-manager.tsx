@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { createTagAction, deleteTagAction, renameTagAction } from "@/app/(app)/tags/actions";
+import { createTagAction, deleteTagAction, renameTagAction } from "@/lib/tags/actions";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { PlusIcon } from "@/components/ui/icons";
 import type { TagWithCount } from "@/lib/tags/queries";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useId, useMemo, useRef, useState } from "react";
-import { createTagAction } from "@/app/(app)/tags/actions";
+import { createTagAction } from "@/lib/tags/actions";
 import { CheckIcon, PlusIcon, TagIcon, XIcon } from "@/components/ui/icons";
 import { TAG_NAME_MAX, type TTag } from "@/lib/tags/schemas";
 
