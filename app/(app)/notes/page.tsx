@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { z } from "zod";
 import { NoteList } from "@/components/notes/note-list";
 import { NotesSearch } from "@/components/notes/notes-search";
 import { Pagination } from "@/components/notes/pagination";
@@ -9,6 +8,7 @@ import { NewNoteButton } from "@/components/shell/new-note-button";
 import { requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
 import { listNotes, searchTerms } from "@/lib/notes/queries";
+import { ZNotesPageQuerySchema } from "@/lib/notes/schemas";
 import { listTagsWithNoteCounts } from "@/lib/tags/queries";
 
 export const metadata: Metadata = { title: "Notes" };
@@ -16,8 +16,6 @@ export const metadata: Metadata = { title: "Notes" };
 const PAGE_SIZE = 25;
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
-
-const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 function summary(total: number, query: string, tagName: string | undefined): string {
   const notes = `${total} ${total === 1 ? "note" : "notes"}`;
@@ -27,11 +25,8 @@ function summary(total: number, query: string, tagName: string | undefined): str
 }
 
 export default async function NotesPage({ searchParams }: { searchParams: SearchParams }) {
-  const params = await searchParams;
-  const query = (first(params.q) ?? "").slice(0, 1000).trim();
-  const tagParam = first(params.tag);
-  const tagId = tagParam && z.guid().safeParse(tagParam).success ? tagParam : undefined;
-  const page = Math.max(1, Math.min(100_000, Number.parseInt(first(params.page) ?? "1", 10) || 1));
+  const { q, tag: tagId, page } = ZNotesPageQuerySchema.parse(await searchParams);
+  const query = q ?? "";
 
   const returnTo = `/notes${query || tagId ? `?${new URLSearchParams({ ...(query ? { q: query } : {}), ...(tagId ? { tag: tagId } : {}) })}` : ""}`;
   const user = await requireUser(returnTo);
