@@ -5,6 +5,7 @@ import { NotesSearch } from "@/components/notes/notes-search";
 import { Pagination } from "@/components/notes/pagination";
 import { TagFilter } from "@/components/notes/tag-filter";
 import { NewNoteButton } from "@/components/shell/new-note-button";
+import { EmptyState } from "@/components/ui/empty-state";
 import { requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
 import { listNotes, searchTerms } from "@/lib/notes/queries";
@@ -62,38 +63,42 @@ export default async function NotesPage({ searchParams }: { searchParams: Search
           <Pagination page={page} pageSize={PAGE_SIZE} total={total} query={query} tagId={tagId} />
         </>
       ) : filtered && total > 0 ? (
-        <div className="empty-state">
-          <h2>Nothing on this page</h2>
-          <p>There are fewer results than that.</p>
-          <div className="actions">
+        <EmptyState
+          title="Nothing on this page"
+          actions={
             <Link className="btn" href={`/notes?${new URLSearchParams({ ...(query ? { q: query } : {}), ...(tagId ? { tag: tagId } : {}) })}`}>
               Back to the first page
             </Link>
-          </div>
-        </div>
+          }
+        >
+          There are fewer results than that.
+        </EmptyState>
       ) : filtered ? (
-        <div className="empty-state" role="status">
-          <h2>No notes match{query ? ` “${query}”` : ""}{activeTag ? ` tagged ${activeTag.name}` : ""}</h2>
-          <p>Every word you type must appear in a note’s title or text. Try fewer or shorter words{activeTag ? ", or look in all tags" : ""}.</p>
-          <div className="actions">
+        <EmptyState
+          role="status"
+          title={`No notes match${query ? ` “${query}”` : ""}${activeTag ? ` tagged ${activeTag.name}` : ""}`}
+          actions={
             <Link className="btn" href="/notes">
               Clear filters
             </Link>
-          </div>
-        </div>
+          }
+        >
+          Every word you type must appear in a note’s title or text. Try fewer or shorter words{activeTag ? ", or look in all tags" : ""}.
+        </EmptyState>
       ) : (
-        <div className="empty-state">
-          <h2>No notes yet</h2>
-          <p>
-            Write your first note here, or let an agent write one for you through the API. Press <kbd>N</kbd> anytime for a new note.
-          </p>
-          <div className="actions">
-            <NewNoteButton label="Write a note" showShortcut={false} />
-            <Link className="btn" href="/connect">
-              Connect an agent
-            </Link>
-          </div>
-        </div>
+        <EmptyState
+          title="No notes yet"
+          actions={
+            <>
+              <NewNoteButton label="Write a note" showShortcut={false} />
+              <Link className="btn" href="/connect">
+                Connect an agent
+              </Link>
+            </>
+          }
+        >
+          Write your first note here, or let an agent write one for you through the API. Press <kbd>N</kbd> anytime for a new note.
+        </EmptyState>
       )}
     </div>
   );
