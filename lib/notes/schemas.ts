@@ -45,7 +45,7 @@ export const ZListNotesQuerySchema = z.object({
 });
 export type TListNotesQuery = z.infer<typeof ZListNotesQuerySchema>;
 
-export const NOTES_PAGE_MAX = 100_000;
+const NOTES_PAGE_MAX = 100_000;
 const firstOf = (value: unknown) => (Array.isArray(value) ? value[0] : value);
 
 /**

@@ -46,8 +46,8 @@ export const NOTE_TAGS_INCLUDE = {
   tags: { select: { tag: { select: TAG_SELECT } }, orderBy: { tag: { name: "asc" } } },
 } as const;
 
-export type TagRow = Row<typeof TAG_FIELDS>;
-export type NoteRow = Row<typeof NOTE_FIELDS>;
+type TagRow = Row<typeof TAG_FIELDS>;
+type NoteRow = Row<typeof NOTE_FIELDS>;
 
 function toWire(fields: readonly WireField[], row: Record<string, unknown>): Record<string, unknown> {
   const wire: Record<string, unknown> = {};
@@ -59,7 +59,7 @@ export function serializeTag(tag: TagRow): TTag {
   return toWire(TAG_FIELDS, tag) as TTag;
 }
 
-export function serializeNote(note: NoteRow, tags: TagRow[]): TNote {
+function serializeNote(note: NoteRow, tags: TagRow[]): TNote {
   return { ...toWire(NOTE_FIELDS, note), tags: tags.map(serializeTag) } as TNote;
 }
 
