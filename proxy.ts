@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { CROSS_ORIGIN_MESSAGE, isCrossOrigin } from "@/lib/auth/origin";
+import { isCrossOrigin } from "@/lib/auth/origin";
 import { getEnv } from "@/lib/env";
+import { crossOriginError, toErrorParts } from "@/lib/errors";
 
 /**
  * Server actions answer another site's page with a JSON 403. Next.js's own
@@ -9,7 +10,8 @@ import { getEnv } from "@/lib/env";
  */
 export function proxy(request: NextRequest): NextResponse {
   if (request.method === "POST" && isCrossOrigin(request.headers, getEnv())) {
-    return NextResponse.json({ error: CROSS_ORIGIN_MESSAGE }, { status: 403, headers: { "Cache-Control": "no-store" } });
+    const { status, headers, body } = toErrorParts(crossOriginError(), request);
+    return NextResponse.json(body, { status, headers });
   }
   return NextResponse.next();
 }

@@ -1,17 +1,21 @@
 import Link from "next/link";
+import { EmptyState } from "@/components/ui/empty-state";
 
 export default function NotFound() {
   return (
     <main className="auth-wrap" id="main">
-      <div className="empty-state" style={{ maxWidth: 460 }}>
-        <h1 className="page-title">Page not found</h1>
-        <p>There is nothing at this address.</p>
-        <div className="actions">
+      <EmptyState
+        titleAs="h1"
+        title="Page not found"
+        style={{ maxWidth: 460 }}
+        actions={
           <Link href="/" className="btn btn-primary">
             Go to Notes
           </Link>
-        </div>
-      </div>
+        }
+      >
+        There is nothing at this address.
+      </EmptyState>
     </main>
   );
 }

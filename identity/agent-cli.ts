@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { AgentError, readApiKey, removeApiKey, requestSessionToken, saveApiKey } from "./agent";
+import { runCli, UsageError } from "./cli-runner";
 import { readIdentityEnv } from "./env";
 import { readSecret } from "./secret-input";
 
@@ -20,8 +21,6 @@ Environment:
   IDENTITY_API_URL    Identity service (default http://127.0.0.1:4000, the local one)
   AGENT_CONFIG_DIR    Where the key is saved (default ~/.config/notes-agent)
 `;
-
-class UsageError extends Error {}
 
 async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -68,15 +67,4 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-try {
-  process.exitCode = await run(process.argv.slice(2));
-} catch (err) {
-  if (err instanceof UsageError || (err as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS")) {
-    console.error(`notes-agent: ${(err as Error).message}\nRun with --help for usage.`);
-    process.exitCode = 2;
-  } else {
-    // AgentError and EnvError carry messages written for the user; anything else is reported as is.
-    console.error(`notes-agent: ${err instanceof Error ? err.message : String(err)}`);
-    process.exitCode = 1;
-  }
-}
+await runCli("notes-agent", run);

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
-import { DEFAULT_PORT, EnvError, readIdentityEnv } from "./env";
-import { IdentityError } from "./errors";
+import { runCli, UsageError } from "./cli-runner";
+import { DEFAULT_PORT, readIdentityEnv } from "./env";
 import { addPartnerKey, listPartnerKeys, revokePartnerKey } from "./partners";
 import { PortInUseError, startIdentityServer } from "./server";
 import { IdentityStore } from "./store";
@@ -30,8 +30,6 @@ Environment:
   IDENTITY_TOKEN_TTL_SECONDS  Session token lifetime (default 300)
   PORT                        Port for serve when --port is not given
 `;
-
-class UsageError extends Error {}
 
 function requireArg(value: string | undefined, what: string): string {
   if (!value) throw new UsageError(`Missing ${what}`);
@@ -160,17 +158,4 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-try {
-  process.exitCode = await run(process.argv.slice(2));
-} catch (err) {
-  if (err instanceof UsageError || (err as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS")) {
-    console.error(`identity: ${(err as Error).message}\nRun with --help for usage.`);
-    process.exitCode = 2;
-  } else if (err instanceof IdentityError || err instanceof EnvError) {
-    console.error(`identity: ${err.message}`);
-    process.exitCode = 1;
-  } else {
-    console.error(`identity: ${err instanceof Error ? err.message : String(err)}`);
-    process.exitCode = 1;
-  }
-}
+await runCli("identity", run);

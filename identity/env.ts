@@ -29,7 +29,7 @@ export type TIdentityEnv = {
 export const DEFAULT_IDENTITY_API_URL = "http://127.0.0.1:4000";
 export const DEFAULT_PORT = 4000;
 
-export class EnvError extends Error {}
+class EnvError extends Error {}
 
 export function readIdentityEnv(env: NodeJS.ProcessEnv = process.env): TIdentityEnv {
   const parsed = ZIdentityEnvSchema.safeParse(env);

@@ -1,5 +1,6 @@
-import { generateKey, hashKey, newId, PARTNER_KEY_PREFIX, safeEqual } from "./credentials";
+import { generateKey, hashKey, newId, PARTNER_KEY_PREFIX } from "./credentials";
 import { IdentityError } from "./errors";
+import { namedKey, presentedKeyStatus, revokeKeyRecord } from "./key-records";
 import type { IdentityStore, TPartnerKeyRecord, TStateIndex } from "./store";
 import { normalizeEmail } from "./users";
 
@@ -30,13 +31,11 @@ export type RevokePartnerKeyOptions = {
 };
 
 export async function revokePartnerKey(store: IdentityStore, options: RevokePartnerKeyOptions) {
-  const hash = hashKey(options.key);
+  const named = namedKey(options.key);
   return store.mutate((draft) => {
-    const record = draft.partnerKeys.find((candidate) => candidate.hash === hash || candidate.id === options.key);
+    const record = draft.partnerKeys.find(named);
     if (!record) throw new IdentityError("NOT_FOUND", "No such partner key");
-    const alreadyRevoked = record.revokedAt !== null;
-    if (!alreadyRevoked) record.revokedAt = (options.now ?? new Date()).toISOString();
-    return { keyId: record.id, email: record.email, alreadyRevoked };
+    return { keyId: record.id, email: record.email, ...revokeKeyRecord(record, options.now) };
   });
 }
 
@@ -51,7 +50,6 @@ export type PartnerKeyCheck = { status: "active"; key: TPartnerKeyRecord } | { s
 export function checkPartnerKey(index: TStateIndex, rawKey: string): PartnerKeyCheck {
   const hash = hashKey(rawKey);
   const key = index.partnerKeysByHash.get(hash);
-  if (!key || !safeEqual(key.hash, hash)) return { status: "unknown" };
-  if (key.revokedAt !== null) return { status: "revoked" };
-  return { status: "active", key };
+  const status = presentedKeyStatus(key, hash);
+  return status === "active" ? { status, key: key! } : { status };
 }

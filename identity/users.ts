@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { generateKey, hashKey, newId, safeEqual, USER_KEY_PREFIX } from "./credentials";
+import { generateKey, hashKey, newId, USER_KEY_PREFIX } from "./credentials";
 import { IdentityError } from "./errors";
+import { namedKey, presentedKeyStatus, revokeKeyRecord } from "./key-records";
 import type { IdentityStore, TApiKeyRecord, TStateIndex, TUserRecord } from "./store";
 
 /** Users of the identity service and their personal API keys. */
@@ -43,14 +44,11 @@ export type RevokeUserKeyOptions = {
 };
 
 export async function revokeUserKey(store: IdentityStore, options: RevokeUserKeyOptions) {
-  const hash = hashKey(options.key);
+  const named = namedKey(options.key);
   return store.mutate((draft) => {
     for (const user of draft.users) {
-      const key = user.apiKeys.find((candidate) => candidate.hash === hash || candidate.id === options.key);
-      if (!key) continue;
-      const alreadyRevoked = key.revokedAt !== null;
-      if (!alreadyRevoked) key.revokedAt = (options.now ?? new Date()).toISOString();
-      return { email: user.email, keyId: key.id, alreadyRevoked };
+      const key = user.apiKeys.find(named);
+      if (key) return { email: user.email, keyId: key.id, ...revokeKeyRecord(key, options.now) };
     }
     throw new IdentityError("NOT_FOUND", "No such API key");
   });
@@ -85,7 +83,6 @@ export type UserKeyCheck =
 export function checkUserKey(index: TStateIndex, rawKey: string): UserKeyCheck {
   const hash = hashKey(rawKey);
   const found = index.userKeysByHash.get(hash);
-  if (!found || !safeEqual(found.key.hash, hash)) return { status: "unknown" };
-  if (found.key.revokedAt !== null) return { status: "revoked" };
-  return { status: "active", ...found };
+  const status = presentedKeyStatus(found?.key, hash);
+  return status === "active" ? { status, ...found! } : { status };
 }

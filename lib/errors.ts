@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   MISSING_TOKEN: 401,
   INVALID_TOKEN: 401,
   USER_NOT_FOUND: 401,
+  CROSS_ORIGIN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
@@ -77,6 +78,8 @@ export const MESSAGES = {
   tagExists: "A tag with this name already exists",
   noteModified: "Note was modified",
   rateLimited: (retryAfterSeconds: number) => `Too many requests — retry after ${retryAfterSeconds} seconds`,
+  crossOrigin: "Cross-origin request refused",
+  methodNotAllowed: (method: string, allow: string) => `Method ${method} not allowed; use ${allow}`,
   internal: "Internal server error",
   unavailable: "Service temporarily unavailable — retry shortly",
 } as const;
@@ -87,6 +90,30 @@ export function validationError(code: "INVALID_QUERY" | "INVALID_BODY", error: z
     userMessage: code === "INVALID_QUERY" ? MESSAGES.invalidQuery : MESSAGES.invalidBody,
     fields: { details: z.flattenError(error) },
   });
+}
+
+/** A method the path does not answer: 405 naming those it does in Allow. */
+export function methodNotAllowedError(method: string | undefined, allowed: readonly string[]): AppError {
+  const allow = allowed.join(", ");
+  return new AppError("METHOD_NOT_ALLOWED", { userMessage: MESSAGES.methodNotAllowed(String(method), allow), headers: { Allow: allow } });
+}
+
+/** Over a rate limit: 429 with Retry-After, plus any header fields of the limit's state. */
+export function rateLimitedError(retryAfterSeconds: number, headers: Record<string, string> = {}): AppError {
+  return new AppError("RATE_LIMITED", {
+    userMessage: MESSAGES.rateLimited(retryAfterSeconds),
+    headers: { ...headers, "Retry-After": String(retryAfterSeconds) },
+  });
+}
+
+/** A state-changing request made by another site's page (lib/auth/origin.ts decides which). */
+export function crossOriginError(): AppError {
+  return new AppError("CROSS_ORIGIN", { userMessage: MESSAGES.crossOrigin });
+}
+
+/** Production settings missing or invalid: the contract's 500, whose body names no setting. */
+export function serverConfigError(cause?: unknown): AppError {
+  return new AppError("SERVER_CONFIG_ERROR", { userMessage: MESSAGES.serverConfig, cause });
 }
 
 export const NO_STORE = { "Cache-Control": "no-store" } as const;

@@ -1,12 +1,12 @@
 "use client";
 
 import { useState } from "react";
-import { authClient, authErrorMessage } from "@/lib/auth/auth-client";
+import { EmailField, FormError, SubmitButton, useAuthCall } from "@/components/auth/form-parts";
+import { authClient } from "@/lib/auth/auth-client";
 
 export function ForgotPasswordForm({ initialEmail = "" }: { initialEmail?: string }) {
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { error, setError, pending, run } = useAuthCall();
 
   if (sentTo) {
     return (
@@ -24,26 +24,12 @@ export function ForgotPasswordForm({ initialEmail = "" }: { initialEmail?: strin
         event.preventDefault();
         const email = String(new FormData(event.currentTarget).get("email") ?? "").trim();
         if (!email) return setError("Enter your email address.");
-        setPending(true);
-        setError(null);
-        const { error: failure } = await authClient.requestPasswordReset({ email, redirectTo: "/reset-password" });
-        setPending(false);
-        if (failure) setError(authErrorMessage(failure));
-        else setSentTo(email);
+        if (await run(() => authClient.requestPasswordReset({ email, redirectTo: "/reset-password" }))) setSentTo(email);
       }}
     >
-      {error ? (
-        <div className="alert alert-error" role="alert">
-          {error}
-        </div>
-      ) : null}
-      <div className="field">
-        <label htmlFor="email">Email</label>
-        <input id="email" name="email" className="input" type="email" autoComplete="email" required autoFocus defaultValue={initialEmail} />
-      </div>
-      <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
-        {pending ? "Sending…" : "Send reset link"}
-      </button>
+      <FormError error={error} />
+      <EmailField defaultValue={initialEmail} />
+      <SubmitButton pending={pending} label="Send reset link" pendingLabel="Sending…" />
     </form>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { FormError } from "@/components/auth/form-parts";
 import { authClient, authErrorMessage } from "@/lib/auth/auth-client";
 
 export function ResendVerification({ email }: { email: string }) {
@@ -8,11 +9,7 @@ export function ResendVerification({ email }: { email: string }) {
   const [error, setError] = useState<string | null>(null);
   return (
     <div className="field">
-      {error ? (
-        <div className="alert alert-error" role="alert">
-          {error}
-        </div>
-      ) : null}
+      <FormError error={error} />
       {state === "sent" ? (
         <div className="alert alert-success" role="status">
           A new link is on its way.

@@ -1,13 +1,12 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
-import { authClient, authErrorMessage } from "@/lib/auth/auth-client";
+import { FormError, NewPasswordFields, SubmitButton, useAuthCall } from "@/components/auth/form-parts";
+import { authClient } from "@/lib/auth/auth-client";
 
 export function ResetPasswordForm({ token }: { token: string }) {
   const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { error, setError, pending, run } = useAuthCall();
 
   return (
     <form
@@ -19,33 +18,12 @@ export function ResetPasswordForm({ token }: { token: string }) {
         const password = String(data.get("password") ?? "");
         if (password.length < 8) return setError("Use at least 8 characters for your password.");
         if (password !== data.get("confirm")) return setError("The two passwords are not the same.");
-        setPending(true);
-        setError(null);
-        const { error: failure } = await authClient.resetPassword({ newPassword: password, token });
-        if (failure) {
-          setPending(false);
-          setError(authErrorMessage(failure));
-          return;
-        }
-        router.push("/sign-in?reset=1");
+        if (await run(() => authClient.resetPassword({ newPassword: password, token }))) router.push("/sign-in?reset=1");
       }}
     >
-      {error ? (
-        <div className="alert alert-error" role="alert">
-          {error}
-        </div>
-      ) : null}
-      <div className="field">
-        <label htmlFor="password">New password</label>
-        <input id="password" name="password" className="input" type="password" autoComplete="new-password" required autoFocus />
-      </div>
-      <div className="field">
-        <label htmlFor="confirm">Repeat the new password</label>
-        <input id="confirm" name="confirm" className="input" type="password" autoComplete="new-password" required />
-      </div>
-      <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
-        {pending ? "Saving…" : "Set new password"}
-      </button>
+      <FormError error={error} />
+      <NewPasswordFields label="New password" confirmLabel="Repeat the new password" />
+      <SubmitButton pending={pending} label="Set new password" pendingLabel="Saving…" />
     </form>
   );
 }

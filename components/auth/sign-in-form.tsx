@@ -2,16 +2,16 @@
 
 import Link from "next/link";
 import { useRef, useState } from "react";
-import { authClient, authErrorMessage } from "@/lib/auth/auth-client";
+import { EmailField, FormError, SubmitButton, useAuthCall } from "@/components/auth/form-parts";
+import { authClient } from "@/lib/auth/auth-client";
 
 // Fields are read from the form on submit (not from state), so what was typed
 // before the page finished loading still counts; the form is a POST so that a
 // submit before then never puts the password in a URL.
 export function SignInForm({ next, initialEmail = "" }: { next: string; initialEmail?: string }) {
   const form = useRef<HTMLFormElement>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { error, setError, pending, run } = useAuthCall();
   const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
 
   async function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -22,36 +22,27 @@ export function SignInForm({ next, initialEmail = "" }: { next: string; initialE
       setError("Enter your email and password.");
       return;
     }
-    setPending(true);
-    setError(null);
     setUnverifiedEmail(null);
     // On success the library loads callbackURL, which forwards a signed-in person to `next`.
     // It is also where a fresh verification link (sent if the email is unverified) lands.
-    const { error: failure } = await authClient.signIn.email({ email, password, callbackURL: `/sign-in?verified=1&next=${encodeURIComponent(next)}` });
-    if (failure) {
-      setPending(false);
-      setUnverifiedEmail(failure.code === "EMAIL_NOT_VERIFIED" ? email : null);
-      setError(authErrorMessage(failure));
-    }
+    await run(async () => {
+      const result = await authClient.signIn.email({ email, password, callbackURL: `/sign-in?verified=1&next=${encodeURIComponent(next)}` });
+      if (result.error?.code === "EMAIL_NOT_VERIFIED") setUnverifiedEmail(email);
+      return result;
+    });
   }
 
   return (
     <form ref={form} method="post" onSubmit={submit} noValidate>
-      {error ? (
-        <div className="alert alert-error" role="alert">
-          {error}
-          {unverifiedEmail ? (
-            <>
-              {" "}
-              <Link href={`/check-email?email=${encodeURIComponent(unverifiedEmail)}`}>Check your inbox</Link>
-            </>
-          ) : null}
-        </div>
-      ) : null}
-      <div className="field">
-        <label htmlFor="email">Email</label>
-        <input id="email" name="email" className="input" type="email" autoComplete="email" required autoFocus={!initialEmail} defaultValue={initialEmail} />
-      </div>
+      <FormError error={error}>
+        {unverifiedEmail ? (
+          <>
+            {" "}
+            <Link href={`/check-email?email=${encodeURIComponent(unverifiedEmail)}`}>Check your inbox</Link>
+          </>
+        ) : null}
+      </FormError>
+      <EmailField defaultValue={initialEmail} autoFocus={!initialEmail} />
       <div className="field">
         <div className="row-between">
           <label htmlFor="password">Password</label>
@@ -68,9 +59,7 @@ export function SignInForm({ next, initialEmail = "" }: { next: string; initialE
         </div>
         <input id="password" name="password" className="input" type="password" autoComplete="current-password" required autoFocus={Boolean(initialEmail)} />
       </div>
-      <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
-        {pending ? "Signing in…" : "Sign in"}
-      </button>
+      <SubmitButton pending={pending} label="Sign in" pendingLabel="Signing in…" />
     </form>
   );
 }

@@ -1,3 +1,4 @@
+import { ChoiceBanner } from "@/components/editor/choice-banner";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { EditorNote } from "@/lib/editor/types";
 
@@ -8,10 +9,13 @@ import type { EditorNote } from "@/lib/editor/types";
 export function ConflictBanner({ current, now, onReload, onKeepMine }: { current: EditorNote; now: number; onReload: () => void; onKeepMine: () => void }) {
   const preview = current.contentText.trim();
   return (
-    <section className="banner" role="alert" aria-labelledby="conflict-title">
-      <p className="banner-title" id="conflict-title">
-        This note was changed elsewhere while you were editing
-      </p>
+    <ChoiceBanner
+      titleId="conflict-title"
+      title="This note was changed elsewhere while you were editing"
+      primary={{ label: "Reload their version", onClick: onReload }}
+      secondary={{ label: "Keep mine", onClick: onKeepMine }}
+      consequences="“Reload” shows the newer version and drops your unsaved changes; “Keep mine” saves what you see over it."
+    >
       <p>
         Someone (perhaps one of your agents) saved a newer version <RelativeTime iso={current.updatedAt} now={now} />. Your latest changes are
         still here but have not been saved, so nothing was overwritten.
@@ -20,15 +24,6 @@ export function ConflictBanner({ current, now, onReload, onKeepMine }: { current
         <strong>{current.title}</strong>
         {preview ? `\n${preview.length > 600 ? `${preview.slice(0, 600)}…` : preview}` : "\n(no text)"}
       </div>
-      <div className="actions">
-        <button type="button" className="btn btn-primary btn-sm" onClick={onReload}>
-          Reload their version
-        </button>
-        <button type="button" className="btn btn-sm" onClick={onKeepMine}>
-          Keep mine
-        </button>
-      </div>
-      <p>“Reload” shows the newer version and drops your unsaved changes; “Keep mine” saves what you see over it.</p>
-    </section>
+    </ChoiceBanner>
   );
 }

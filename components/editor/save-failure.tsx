@@ -1,3 +1,4 @@
+import { ChoiceBanner } from "@/components/editor/choice-banner";
 import type { NoteDraft } from "@/components/editor/note-draft";
 import type { SaveFailure } from "@/components/editor/use-note-saver";
 import { RelativeTime } from "@/components/ui/relative-time";
@@ -77,10 +78,14 @@ export function DraftBanner({
   onDiscard: () => void;
 }) {
   return (
-    <section className="banner banner-draft" role="alert" aria-labelledby="draft-title">
-      <p className="banner-title" id="draft-title">
-        Unsaved changes restored
-      </p>
+    <ChoiceBanner
+      titleId="draft-title"
+      title="Unsaved changes restored"
+      className="banner banner-draft"
+      primary={{ label: "Save these changes", onClick: onSave }}
+      secondary={{ label: "Discard them", onClick: onDiscard }}
+      consequences="“Discard them” shows the note as it was last saved and removes these changes from this browser."
+    >
       <p>
         Changes you made <RelativeTime iso={draft.savedAt} now={now} /> were never saved, so this browser kept them. They are shown below, still
         unsaved.
@@ -91,15 +96,6 @@ export function DraftBanner({
         </p>
       ) : null}
       {changedSince ? <p>The note was changed elsewhere since then: saving asks you which version to keep.</p> : null}
-      <div className="actions">
-        <button type="button" className="btn btn-primary btn-sm" onClick={onSave}>
-          Save these changes
-        </button>
-        <button type="button" className="btn btn-sm" onClick={onDiscard}>
-          Discard them
-        </button>
-      </div>
-      <p>“Discard them” shows the note as it was last saved and removes these changes from this browser.</p>
-    </section>
+    </ChoiceBanner>
   );
 }

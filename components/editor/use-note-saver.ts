@@ -1,10 +1,10 @@
 "use client";
 
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
-import { saveNoteAction, type SaveNoteInput } from "@/app/(app)/notes/[id]/actions";
 import { removeDraft, writeDraft, type NoteDraft } from "@/components/editor/note-draft";
 import { NOTE_CONTENT_MAX_BYTES } from "@/lib/editor/document";
 import { contentTooLargeMessage, type EditorNote, type SaveNoteResult } from "@/lib/editor/types";
+import { saveNoteAction, type SaveNoteInput } from "@/lib/notes/actions";
 import type { TTag } from "@/lib/tags/schemas";
 
 export type SaveStatus = "saved" | "saving" | "offline" | "conflict" | "error";

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { createContext, useCallback, useContext, useEffect, useRef, useState, useTransition, type ReactNode } from "react";
-import { createNoteAction } from "@/app/(app)/notes/actions";
+import { createNoteAction } from "@/lib/notes/actions";
 
 /** Set before navigating to /notes so its search box takes the focus once it mounts. */
 export const FOCUS_SEARCH_FLAG = "notes:focus-search";

@@ -1,8 +1,8 @@
 "use client";
 
 import { useFormStatus } from "react-dom";
-import { createNoteAction } from "@/app/(app)/notes/actions";
 import { PlusIcon } from "@/components/ui/icons";
+import { createNoteAction } from "@/lib/notes/actions";
 
 function SubmitButton({ label, showShortcut, compact }: { label: string; showShortcut: boolean; compact: boolean }) {
   const { pending } = useFormStatus();

@@ -3,9 +3,10 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { createTagAction, deleteTagAction, renameTagAction } from "@/app/(app)/tags/actions";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { EmptyState } from "@/components/ui/empty-state";
 import { PlusIcon } from "@/components/ui/icons";
+import { createTagAction, deleteTagAction, renameTagAction } from "@/lib/tags/actions";
 import type { TagWithCount } from "@/lib/tags/queries";
 import { TAG_NAME_MAX } from "@/lib/tags/schemas";
 
@@ -169,10 +170,7 @@ export function TagManager({ tags }: { tags: TagWithCount[] }) {
       ) : null}
 
       {tags.length === 0 ? (
-        <div className="empty-state">
-          <h2>No tags yet</h2>
-          <p>Tags group notes across searches. Add one here, or from a note’s “Add tags” button while you write.</p>
-        </div>
+        <EmptyState title="No tags yet">Tags group notes across searches. Add one here, or from a note’s “Add tags” button while you write.</EmptyState>
       ) : (
         <ul className="tag-rows card" aria-label="Tags">
           {tags.map((tag) => (

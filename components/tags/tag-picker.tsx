@@ -1,8 +1,8 @@
 "use client";
 
 import { useEffect, useId, useMemo, useRef, useState } from "react";
-import { createTagAction } from "@/app/(app)/tags/actions";
 import { CheckIcon, PlusIcon, TagIcon, XIcon } from "@/components/ui/icons";
+import { createTagAction } from "@/lib/tags/actions";
 import { TAG_NAME_MAX, type TTag } from "@/lib/tags/schemas";
 
 /**

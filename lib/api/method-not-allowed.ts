@@ -1,5 +1,5 @@
 import { allowedMethods } from "@/lib/api/routes";
-import { jsonResponse } from "@/lib/errors";
+import { methodNotAllowedError, toErrorResponse } from "@/lib/errors";
 
 /**
  * A 405 handler for a path of the route table. Next.js answers unexported
@@ -7,9 +7,8 @@ import { jsonResponse } from "@/lib/errors";
  * JSON with an Allow header.
  */
 export function methodNotAllowed(path: string) {
-  const allow = allowedMethods(path).join(", ");
-  return async (req: Request): Promise<Response> =>
-    jsonResponse({ error: `Method ${req.method} not allowed; use ${allow}` }, { status: 405, headers: { Allow: allow } });
+  const allowed = allowedMethods(path);
+  return async (req: Request): Promise<Response> => toErrorResponse(methodNotAllowedError(req.method, allowed), req);
 }
 
 /**

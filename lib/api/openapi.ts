@@ -117,6 +117,8 @@ function errorApplies(code: string, status: number, route: ApiRoute): boolean {
   switch (code) {
     case "METHOD_NOT_ALLOWED":
       return false; // answered only for methods the document does not list (see the description)
+    case "CROSS_ORIGIN":
+      return false; // only the browser's sign-in routes and server actions check the origin, and neither is in the document
     case "INVALID_QUERY":
       return route.query !== undefined;
     case "INVALID_JSON":

@@ -83,6 +83,18 @@ const ZMcpResponseSchema = z
  * (a test holds them to it), GET /api lists them and /api/openapi.json
  * describes them from the same schemas that validate requests.
  */
+// Responses more than one operation declares, in the same words.
+const BODY_TOO_LARGE = { body: null, description: "Request body over 1 MiB" } as const satisfies ApiResponse;
+const CONVERSION_QUEUE_FULL = "No conversion worker was free in time; retry after Retry-After seconds";
+const CONVERSION_OVER_BUDGET = "went over its time or memory budget (the error names the limit)";
+const KEY_REUSED = "The Idempotency-Key was already used with a different request body";
+const noteModified = (nothing: "written" | "deleted") =>
+  ({
+    body: ZNoteModifiedResponseSchema,
+    description: `The note changed since the If-Match version; nothing was ${nothing}`,
+    headers: ["ETag"],
+  }) as const satisfies ApiResponse;
+
 export const API_ROUTES = [
   {
     method: "GET",
@@ -132,13 +144,9 @@ export const API_ROUTES = [
     headers: ["Idempotency-Key"],
     responses: {
       201: { body: ZNoteResponseSchema, headers: ["ETag", "Idempotent-Replayed"] },
-      413: { body: null, description: "Request body over 1 MiB" },
-      422: {
-        body: null,
-        description:
-          "The Idempotency-Key was already used with a different request body; or converting the body went over its time or memory budget (the error names the limit). Nothing was written",
-      },
-      503: { body: null, description: "No conversion worker was free in time; retry after Retry-After seconds" },
+      413: BODY_TOO_LARGE,
+      422: { body: null, description: `${KEY_REUSED}; or converting the body ${CONVERSION_OVER_BUDGET}. Nothing was written` },
+      503: { body: null, description: CONVERSION_QUEUE_FULL },
     },
   },
   {
@@ -164,10 +172,10 @@ export const API_ROUTES = [
     responses: {
       200: { body: ZNoteResponseSchema, headers: ["ETag"] },
       404: null,
-      412: { body: ZNoteModifiedResponseSchema, description: "The note changed since the If-Match version; nothing was written", headers: ["ETag"] },
-      413: { body: null, description: "Request body over 1 MiB" },
-      422: { body: null, description: "Converting the body went over its time or memory budget (the error names the limit); nothing was written" },
-      503: { body: null, description: "No conversion worker was free in time; retry after Retry-After seconds" },
+      412: noteModified("written"),
+      413: BODY_TOO_LARGE,
+      422: { body: null, description: `Converting the body ${CONVERSION_OVER_BUDGET}; nothing was written` },
+      503: { body: null, description: CONVERSION_QUEUE_FULL },
     },
   },
   {
@@ -179,7 +187,7 @@ export const API_ROUTES = [
     responses: {
       204: null,
       404: null,
-      412: { body: ZNoteModifiedResponseSchema, description: "The note changed since the If-Match version; nothing was deleted", headers: ["ETag"] },
+      412: noteModified("deleted"),
     },
   },
   {
@@ -199,7 +207,7 @@ export const API_ROUTES = [
     responses: {
       201: { body: ZTagResponseSchema, headers: ["Idempotent-Replayed"] },
       409: null,
-      422: { body: null, description: "The Idempotency-Key was already used with a different request body" },
+      422: { body: null, description: KEY_REUSED },
     },
   },
   {

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { AppError, MESSAGES } from "@/lib/errors";
+import { AppError, MESSAGES, serverConfigError } from "@/lib/errors";
 import { verifyDetailed, type VerifyOutcome } from "@/lib/identity/client";
 import { log } from "@/lib/log";
 import { findVerifiedUserByEmail } from "@/lib/users/queries";
@@ -33,7 +33,7 @@ export async function authenticate(req: Request, deps: AuthDeps): Promise<AuthCo
   const partnerKey = deps.getPartnerKey();
   if (!partnerKey) {
     log.error("auth.partner_key_missing", { hint: "set IDENTITY_PARTNER_KEY" });
-    throw new AppError("SERVER_CONFIG_ERROR", { userMessage: MESSAGES.serverConfig });
+    throw serverConfigError();
   }
 
   const outcome = await verifyWithRetry(deps, partnerKey, token);

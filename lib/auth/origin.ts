@@ -17,9 +17,6 @@ export function appOrigin(env: Env = getEnv()): string {
   return `http://localhost:${env.PORT}`;
 }
 
-/** The answer to a state-changing request another site's page made. */
-export const CROSS_ORIGIN_MESSAGE = "Cross-origin request refused";
-
 /**
  * Origins whose pages may sign in, sign up or call server actions: APP_URL
  * only. Without APP_URL (development) also 127.0.0.1 on the same port, which

@@ -18,40 +18,45 @@ ${body}<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="backg
 <p style="margin:0;font-size:13px;color:#59636e">${escapeHtml(footer)}</p></body></html>`;
 }
 
-export function verificationEmail({ url }: { url: string }): MailContent {
-  const label = "Verify email";
-  const intro = "Confirm that this is your email address and choose your password to finish creating your Notes account.";
-  const why = "Your agents reach your notes through an identity account with this same email, so Notes needs to know it is yours.";
-  const footer = "The link works for one hour. If you did not sign up for Notes, ignore this email: nobody can use an account with this address until its link is opened and a password is chosen there.";
+/** One account email: the paragraphs, then the one thing to do (a button, and the link spelled out), then the footer. */
+function accountEmail(subject: string, paragraphs: string[], action: { label: string; url: string }, footer: string): MailContent {
   return {
-    subject: "Verify your email for Notes",
-    text: `${intro}\n\n${why}\n\n${label}: ${url}\n\n${footer}\n`,
-    html: layout([intro, why], { label, url }, footer),
-    links: [{ label, url }],
+    subject,
+    text: `${paragraphs.join("\n\n")}\n\n${action.label}: ${action.url}\n\n${footer}\n`,
+    html: layout(paragraphs, action, footer),
+    links: [action],
   };
+}
+
+export function verificationEmail({ url }: { url: string }): MailContent {
+  return accountEmail(
+    "Verify your email for Notes",
+    [
+      "Confirm that this is your email address and choose your password to finish creating your Notes account.",
+      "Your agents reach your notes through an identity account with this same email, so Notes needs to know it is yours.",
+    ],
+    { label: "Verify email", url },
+    "The link works for one hour. If you did not sign up for Notes, ignore this email: nobody can use an account with this address until its link is opened and a password is chosen there.",
+  );
 }
 
 export function resetPasswordEmail({ url }: { url: string }): MailContent {
-  const label = "Choose a new password";
-  const intro = "Someone (hopefully you) asked to reset the password of your Notes account.";
-  const footer = "The link works for one hour. If you did not ask for this, ignore this email: your password stays as it is.";
-  return {
-    subject: "Reset your Notes password",
-    text: `${intro}\n\n${label}: ${url}\n\n${footer}\n`,
-    html: layout([intro], { label, url }, footer),
-    links: [{ label, url }],
-  };
+  return accountEmail(
+    "Reset your Notes password",
+    ["Someone (hopefully you) asked to reset the password of your Notes account."],
+    { label: "Choose a new password", url },
+    "The link works for one hour. If you did not ask for this, ignore this email: your password stays as it is.",
+  );
 }
 
 export function existingAccountEmail({ signInUrl }: { signInUrl: string }): MailContent {
-  const label = "Sign in";
-  const intro = "Someone tried to create a Notes account with this email, but you already have one.";
-  const hint = "Sign in instead; if you forgot your password, use “Forgot password?” on the sign-in page.";
-  const footer = "If this was not you, you can ignore this email.";
-  return {
-    subject: "You already have a Notes account",
-    text: `${intro}\n\n${hint}\n\n${label}: ${signInUrl}\n\n${footer}\n`,
-    html: layout([intro, hint], { label, url: signInUrl }, footer),
-    links: [{ label, url: signInUrl }],
-  };
+  return accountEmail(
+    "You already have a Notes account",
+    [
+      "Someone tried to create a Notes account with this email, but you already have one.",
+      "Sign in instead; if you forgot your password, use “Forgot password?” on the sign-in page.",
+    ],
+    { label: "Sign in", url: signInUrl },
+    "If this was not you, you can ignore this email.",
+  );
 }

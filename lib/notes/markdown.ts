@@ -1,7 +1,7 @@
 import type { DbClient } from "@/lib/db/client";
 import { contentToMarkdown, noteMarkdown } from "@/lib/editor/markdown";
 import { AppError, MESSAGES } from "@/lib/errors";
-import { serializeTag, TAG_SELECT } from "@/lib/notes/serialize";
+import { NOTE_TAGS_INCLUDE, serializeTag } from "@/lib/notes/serialize";
 import type { TTag } from "@/lib/tags/schemas";
 
 export type NoteMarkdown = {
@@ -28,7 +28,7 @@ export async function getNoteMarkdownOrThrow(db: DbClient, { id, userId }: { id:
       contentMarkdown: true,
       version: true,
       updatedAt: true,
-      tags: { select: { tag: { select: TAG_SELECT } }, orderBy: { tag: { name: "asc" } } },
+      ...NOTE_TAGS_INCLUDE,
     },
   });
   if (!row) throw new AppError("NOT_FOUND", { userMessage: MESSAGES.noteNotFound });

@@ -9,10 +9,9 @@ import {
   normalizeTerm,
   searchTerms,
 } from "@/lib/notes/search-tokens";
-import { NOTE_OMIT, NOTE_TAGS_INCLUDE, serializeNoteWithTags } from "@/lib/notes/serialize";
+import { isoTimestamp, NOTE_OMIT, NOTE_TAGS_INCLUDE, noteColumnsSql, noteJsonSql, serializeNoteWithTags } from "@/lib/notes/serialize";
 
 export { searchTerms } from "@/lib/notes/search-tokens";
-
 
 export type ListNotesOptions = {
   userId: string;
@@ -29,8 +28,9 @@ export type NoteList = { notes: TNote[]; total: number; nextCursor?: string };
 /** A page already serialized by the database, for handlers that pass it straight through. */
 export type NoteListJson = { notesJson: string; total: number; nextCursor?: string };
 
-// Timestamps exactly as Date.prototype.toISOString writes them.
-const isoTimestamp = (column: Prisma.Sql) => Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+// Built once: the same text for every page, from the one field list.
+const NOTE_COLUMNS = noteColumnsSql("n");
+const NOTE_JSON = noteJsonSql("p");
 
 const textMatch = (term: string) => {
   const pattern = `%${escapeLikePattern(term)}%`;
@@ -137,24 +137,12 @@ export async function listNotesJson(db: DbClient, options: ListNotesOptions): Pr
     db.$queryRaw<{ notes: string; next_updated_at: string | null; next_id: string | null; fetched: bigint | number }[]>`
       WITH fetched AS MATERIALIZED (${fetched}),
       page AS (
-        SELECT n.id, n.title, n.content, n.content_text, n.created_at, n.updated_at,
+        SELECT ${NOTE_COLUMNS},
                row_number() OVER (ORDER BY n.updated_at DESC, n.id DESC) AS position
         FROM fetched f JOIN notes n ON n.id = f.id
       )
       SELECT
-        coalesce(json_agg(json_build_object(
-          'id', p.id,
-          'title', p.title,
-          'content', p.content,
-          'contentText', p.content_text,
-          'createdAt', ${isoTimestamp(Prisma.sql`p.created_at`)},
-          'updatedAt', ${isoTimestamp(Prisma.sql`p.updated_at`)},
-          'tags', (
-            SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'createdAt', ${isoTimestamp(Prisma.sql`t.created_at`)}) ORDER BY t.name, t.id), '[]'::json)
-            FROM note_tags nt JOIN tags t ON t.id = nt.tag_id
-            WHERE nt.note_id = p.id
-          )
-        ) ORDER BY p.updated_at DESC, p.id DESC) FILTER (WHERE p.position <= ${options.limit}), '[]'::json)::text AS notes,
+        coalesce(json_agg(${NOTE_JSON} ORDER BY p.updated_at DESC, p.id DESC) FILTER (WHERE p.position <= ${options.limit}), '[]'::json)::text AS notes,
         max(${isoTimestamp(Prisma.sql`p.updated_at`)}) FILTER (WHERE p.position = ${options.limit}) AS next_updated_at,
         max(p.id::text) FILTER (WHERE p.position = ${options.limit}) AS next_id,
         count(*) AS fetched

@@ -14,13 +14,14 @@ const queryInt = (min: number, max: number, fallback: number) =>
     .default(fallback);
 
 export const NOTE_TITLE_MAX = 500;
+const SEARCH_MAX = 1000;
 const LIST_LIMIT_MAX = 500;
 const LIST_LIMIT_DEFAULT = 100;
 
 export const ZListNotesQuerySchema = z.object({
   search: z
     .string()
-    .max(1000)
+    .max(SEARCH_MAX)
     .optional()
     .meta({ description: "Whitespace-separated terms; a note matches when every term occurs (case-insensitively) in its title or contentText." }),
   tagId: z.guid().optional().meta({ description: "Only notes with this tag." }),
@@ -41,6 +42,27 @@ export const ZListNotesQuerySchema = z.object({
     .optional()
     .meta({ description: "Continue after the page that returned this nextCursor (constant time at any depth)." }),
   offset: queryInt(0, 2_147_483_647, 0).meta({ description: "Notes to skip.", type: "integer", minimum: 0, default: 0 }),
+});
+
+const NOTES_PAGE_MAX = 100_000;
+const firstOf = (value: unknown) => (Array.isArray(value) ? value[0] : value);
+
+/**
+ * The notes page's address (`?q=&tag=&page=`), read with the list query's own
+ * fields so the page and GET /api/notes accept the same values. It is typed by
+ * people: a value the API would refuse falls back to its default (no search,
+ * all tags, the first page) instead of an error page, and a search pasted past
+ * the limit is cut to it.
+ */
+export const ZNotesPageQuerySchema = z.object({
+  q: z
+    .preprocess((value) => {
+      const text = firstOf(value);
+      return typeof text === "string" ? text.slice(0, SEARCH_MAX).trim() : text;
+    }, ZListNotesQuerySchema.shape.search)
+    .catch(undefined),
+  tag: z.preprocess(firstOf, ZListNotesQuerySchema.shape.tagId).catch(undefined),
+  page: z.preprocess(firstOf, queryInt(1, NOTES_PAGE_MAX, 1)).catch(1),
 });
 
 const ZTitleSchema = storableText().trim().min(1).max(NOTE_TITLE_MAX).meta({ description: "Trimmed, 1 to 500 characters." });

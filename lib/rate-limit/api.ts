@@ -1,7 +1,7 @@
 import type { AuthContext } from "@/lib/auth/authenticate";
 import type { DbClient } from "@/lib/db/client";
 import { getEnv, type Env } from "@/lib/env";
-import { AppError, MESSAGES } from "@/lib/errors";
+import { rateLimitedError } from "@/lib/errors";
 import { consumeRateLimit, type RateLimitState } from "@/lib/rate-limit/limiter";
 
 /** The policy's name in the RateLimit header fields. */
@@ -29,11 +29,6 @@ export async function limitApiRequests(db: DbClient, user: AuthContext, env: Env
   const rule = { limit: env.API_RATE_LIMIT, windowSeconds: env.API_RATE_LIMIT_WINDOW };
   const state = await consumeRateLimit(db, `api:user:${user.userId}`, rule);
   const headers = rateLimitHeaders(state, rule.windowSeconds);
-  if (!state.allowed) {
-    throw new AppError("RATE_LIMITED", {
-      userMessage: MESSAGES.rateLimited(state.resetSeconds),
-      headers: { ...headers, "Retry-After": String(state.resetSeconds) },
-    });
-  }
+  if (!state.allowed) throw rateLimitedError(state.resetSeconds, headers);
   return headers;
 }

@@ -10,12 +10,12 @@ export async function listTags(db: DbClient, { userId }: { userId: string }): Pr
 
 export type TagWithCount = TTag & { noteCount: number };
 
-/** The user's tags by name, each with how many notes carry it. */
+/** The user's tags by name, each with how many notes carry it (the counter the note_tags trigger keeps, as list totals use). */
 export async function listTagsWithNoteCounts(db: DbClient, { userId }: { userId: string }): Promise<TagWithCount[]> {
   const tags = await db.tag.findMany({
     where: { userId },
-    select: { ...TAG_SELECT, _count: { select: { notes: true } } },
+    select: { ...TAG_SELECT, noteCount: true },
     orderBy: [{ name: "asc" }, { id: "asc" }],
   });
-  return tags.map(({ _count, ...tag }) => ({ ...serializeTag(tag), noteCount: _count.notes }));
+  return tags.map(({ noteCount, ...tag }) => ({ ...serializeTag(tag), noteCount }));
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import next from "next";
-import { AppError, REQUEST_ID_HEADER, toErrorParts, type ErrorParts } from "@/lib/errors";
+import { AppError, methodNotAllowedError, REQUEST_ID_HEADER, toErrorParts, type ErrorParts } from "@/lib/errors";
 import { log } from "@/lib/log";
 
 export type AppServerOptions = {
@@ -129,13 +129,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
 /** Requests Next.js would fail with an empty or plain-text answer: refused here as JSON. */
 function checkRawRequest(req: http.IncomingMessage): ErrorParts | null {
   const requestId = String(req.headers[REQUEST_ID_HEADER]);
-  if (!SERVED_METHODS.includes(req.method ?? "")) {
-    const allow = SERVED_METHODS.join(", ");
-    return toErrorParts(
-      new AppError("METHOD_NOT_ALLOWED", { userMessage: `Method ${req.method} not allowed; use ${allow}`, headers: { Allow: allow } }),
-      requestFacade(requestId),
-    );
-  }
+  if (!SERVED_METHODS.includes(req.method ?? "")) return toErrorParts(methodNotAllowedError(req.method, SERVED_METHODS), requestFacade(requestId));
   const target = req.url ?? "/";
   // Answers may echo the target (a redirect's Location): past this, clients cannot read them.
   if (target.length > MAX_TARGET_LENGTH) {

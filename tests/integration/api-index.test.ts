@@ -106,12 +106,14 @@ describe("GET /api, /api/openapi.json, and requests no route answers", () => {
     expect(ids.every((id) => typeof id === "string" && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
     // Statuses no request feature decides (auth, server, database, rate limits, …) are declared on every operation.
-    const everywhere = [...new Set(Object.values(ERROR_STATUS))].filter((s) => ![400, 404, 405, 409, 412, 413, 415, 422].includes(s));
+    // A 403 refuses another site's page on the browser's sign-in routes and server actions only, which the document leaves out.
+    const everywhere = [...new Set(Object.values(ERROR_STATUS))].filter((s) => ![400, 403, 404, 405, 409, 412, 413, 415, 422].includes(s));
     for (const { name, op } of operations) {
       // A public route (the health check) takes no token: no 401, and no user's 429.
       const expected = op.security?.length === 0 ? everywhere.filter((s) => s !== 401 && s !== 429) : everywhere;
       for (const status of expected) expect(op.responses, `${name} ${status}`).toHaveProperty(String(status));
       expect(op.responses, name).toHaveProperty("400");
+      expect(op.responses, name).not.toHaveProperty("403");
     }
     expect(doc.paths["/api/notes/{id}"].get.responses["503"].headers).toHaveProperty("Retry-After");
     for (const op of [doc.paths["/api/notes"].post, doc.paths["/api/tags/{id}"].patch]) {

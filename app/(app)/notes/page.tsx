@@ -1,14 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { z } from "zod";
 import { NoteList } from "@/components/notes/note-list";
 import { NotesSearch } from "@/components/notes/notes-search";
 import { Pagination } from "@/components/notes/pagination";
 import { TagFilter } from "@/components/notes/tag-filter";
 import { NewNoteButton } from "@/components/shell/new-note-button";
+import { EmptyState } from "@/components/ui/empty-state";
 import { requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
 import { listNotes, searchTerms } from "@/lib/notes/queries";
+import { ZNotesPageQuerySchema } from "@/lib/notes/schemas";
 import { listTagsWithNoteCounts } from "@/lib/tags/queries";
 
 export const metadata: Metadata = { title: "Notes" };
@@ -16,8 +17,6 @@ export const metadata: Metadata = { title: "Notes" };
 const PAGE_SIZE = 25;
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
-
-const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 function summary(total: number, query: string, tagName: string | undefined): string {
   const notes = `${total} ${total === 1 ? "note" : "notes"}`;
@@ -27,11 +26,8 @@ function summary(total: number, query: string, tagName: string | undefined): str
 }
 
 export default async function NotesPage({ searchParams }: { searchParams: SearchParams }) {
-  const params = await searchParams;
-  const query = (first(params.q) ?? "").slice(0, 1000).trim();
-  const tagParam = first(params.tag);
-  const tagId = tagParam && z.guid().safeParse(tagParam).success ? tagParam : undefined;
-  const page = Math.max(1, Math.min(100_000, Number.parseInt(first(params.page) ?? "1", 10) || 1));
+  const { q, tag: tagId, page } = ZNotesPageQuerySchema.parse(await searchParams);
+  const query = q ?? "";
 
   const returnTo = `/notes${query || tagId ? `?${new URLSearchParams({ ...(query ? { q: query } : {}), ...(tagId ? { tag: tagId } : {}) })}` : ""}`;
   const user = await requireUser(returnTo);
@@ -67,38 +63,42 @@ export default async function NotesPage({ searchParams }: { searchParams: Search
           <Pagination page={page} pageSize={PAGE_SIZE} total={total} query={query} tagId={tagId} />
         </>
       ) : filtered && total > 0 ? (
-        <div className="empty-state">
-          <h2>Nothing on this page</h2>
-          <p>There are fewer results than that.</p>
-          <div className="actions">
+        <EmptyState
+          title="Nothing on this page"
+          actions={
             <Link className="btn" href={`/notes?${new URLSearchParams({ ...(query ? { q: query } : {}), ...(tagId ? { tag: tagId } : {}) })}`}>
               Back to the first page
             </Link>
-          </div>
-        </div>
+          }
+        >
+          There are fewer results than that.
+        </EmptyState>
       ) : filtered ? (
-        <div className="empty-state" role="status">
-          <h2>No notes match{query ? ` “${query}”` : ""}{activeTag ? ` tagged ${activeTag.name}` : ""}</h2>
-          <p>Every word you type must appear in a note’s title or text. Try fewer or shorter words{activeTag ? ", or look in all tags" : ""}.</p>
-          <div className="actions">
+        <EmptyState
+          role="status"
+          title={`No notes match${query ? ` “${query}”` : ""}${activeTag ? ` tagged ${activeTag.name}` : ""}`}
+          actions={
             <Link className="btn" href="/notes">
               Clear filters
             </Link>
-          </div>
-        </div>
+          }
+        >
+          Every word you type must appear in a note’s title or text. Try fewer or shorter words{activeTag ? ", or look in all tags" : ""}.
+        </EmptyState>
       ) : (
-        <div className="empty-state">
-          <h2>No notes yet</h2>
-          <p>
-            Write your first note here, or let an agent write one for you through the API. Press <kbd>N</kbd> anytime for a new note.
-          </p>
-          <div className="actions">
-            <NewNoteButton label="Write a note" showShortcut={false} />
-            <Link className="btn" href="/connect">
-              Connect an agent
-            </Link>
-          </div>
-        </div>
+        <EmptyState
+          title="No notes yet"
+          actions={
+            <>
+              <NewNoteButton label="Write a note" showShortcut={false} />
+              <Link className="btn" href="/connect">
+                Connect an agent
+              </Link>
+            </>
+          }
+        >
+          Write your first note here, or let an agent write one for you through the API. Press <kbd>N</kbd> anytime for a new note.
+        </EmptyState>
       )}
     </div>
   );

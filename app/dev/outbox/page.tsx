@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { Brand } from "@/components/ui/brand";
+import { EmptyState } from "@/components/ui/empty-state";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { isOutboxEnabled, mailTransport, outboxDir } from "@/lib/mail/config";
 import { listOutboxMessages } from "@/lib/mail/outbox";
@@ -33,10 +34,7 @@ export default async function OutboxPage() {
         </div>
       </div>
       {messages.length === 0 ? (
-        <div className="empty-state">
-          <h2>No messages yet</h2>
-          <p>Sign up or ask for a password reset, then reload this page.</p>
-        </div>
+        <EmptyState title="No messages yet">Sign up or ask for a password reset, then reload this page.</EmptyState>
       ) : (
         <ul className="mail-list">
           {messages.map((message) => (

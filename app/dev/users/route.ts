@@ -13,7 +13,7 @@ function allowed(req: Request): boolean {
   return env.NODE_ENV === "development" && isDevAdmin(req.headers.get(DEV_ADMIN_HEADER), env.DEV_ADMIN_SECRET);
 }
 
-const notFound = () => Response.json({ error: "Not found" }, { status: 404 });
+const notFound = () => toErrorResponse(new AppError("NOT_FOUND", { userMessage: "Not found" }));
 
 // GET /dev/users – the accounts, as `npm run users -- list` prints them
 export async function GET(req: Request): Promise<Response> {

@@ -1,10 +1,10 @@
 import { AUTH_PATHS, CLIENT_ADDRESS_HEADER, getAuth } from "@/lib/auth/auth";
 import { clientAddress } from "@/lib/auth/client-address";
 import { authOperation, limitAuthRequest } from "@/lib/auth/limits";
-import { appOrigin, CROSS_ORIGIN_MESSAGE, isCrossOrigin } from "@/lib/auth/origin";
+import { appOrigin, isCrossOrigin } from "@/lib/auth/origin";
 import { getDb } from "@/lib/db/client";
 import { ConfigError, getEnv } from "@/lib/env";
-import { AppError, jsonResponse, MESSAGES, toErrorResponse } from "@/lib/errors";
+import { AppError, crossOriginError, rateLimitedError, serverConfigError, toErrorResponse } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { BodyTooLargeError, readBodyText } from "@/lib/request-body";
 
@@ -28,18 +28,13 @@ async function handle(req: Request): Promise<Response> {
       const token = new URL(req.url).searchParams.get("token") ?? "";
       return Response.redirect(`${appOrigin(env)}${AUTH_PATHS.verifyEmail}?token=${encodeURIComponent(token)}`, 302);
     }
-    if (req.method !== "GET" && isCrossOrigin(req.headers, env)) {
-      return jsonResponse({ error: CROSS_ORIGIN_MESSAGE }, { status: 403 });
-    }
+    if (req.method !== "GET" && isCrossOrigin(req.headers, env)) throw crossOriginError();
 
     const body = await readAuthBody(req);
     const address = clientAddress(req.headers, env);
     if (!address) warnUnknownAddress();
     const exceeded = await limitAuthRequest(await getDb(), { operation: authOperation(path), address, email: emailIn(body) });
-    if (exceeded) {
-      const retryAfter = String(exceeded.state.resetSeconds);
-      return jsonResponse({ error: MESSAGES.rateLimited(exceeded.state.resetSeconds) }, { status: 429, headers: { "Retry-After": retryAfter } });
-    }
+    if (exceeded) throw rateLimitedError(exceeded.state.resetSeconds);
 
     // The library reads the client's address (for sessions) from this header only.
     const headers = new Headers(req.headers);
@@ -48,8 +43,7 @@ async function handle(req: Request): Promise<Response> {
     const auth = await getAuth();
     return await auth.handler(new Request(req.url, { method: req.method, headers, body }));
   } catch (err) {
-    if (err instanceof ConfigError) return jsonResponse({ error: MESSAGES.serverConfig }, { status: 500 });
-    return toErrorResponse(err);
+    return toErrorResponse(err instanceof ConfigError ? serverConfigError(err) : err, req);
   }
 }
 

@@ -1,6 +1,10 @@
 "use server";
 
+// Server actions for the notes pages and the editor; each re-checks who is
+// signed in, as a route re-checks its token.
+
 import { randomUUID } from "node:crypto";
+import { redirect } from "next/navigation";
 import { z } from "zod";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
@@ -10,10 +14,18 @@ import { contentTooLargeMessage, toEditorNote, UNTITLED, type DeleteNoteResult, 
 import { AppError, MESSAGES } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { parseNoteEtag } from "@/lib/notes/etag";
-import { deleteNote, updateNote } from "@/lib/notes/mutations";
+import { createNote, deleteNote, updateNote } from "@/lib/notes/mutations";
 import { NOTE_TITLE_MAX, ZNoteSchema, ZUpdateNoteSchema, type TNote } from "@/lib/notes/schemas";
 import { getNoteOrThrow } from "@/lib/notes/queries";
 import { getNoteVersion } from "@/lib/notes/version";
+
+/** Creates an empty note and opens it. */
+export async function createNoteAction(): Promise<void> {
+  const user = await getCurrentUser();
+  if (!user) redirect("/sign-in");
+  const { note } = await createNote(await getDb(), { userId: user.id, input: { title: UNTITLED, content: [], contentText: "" } });
+  redirect(`/notes/${note.id}`);
+}
 
 const ZSaveNoteSchema = z.object({
   id: z.guid(),
