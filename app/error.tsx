@@ -3,6 +3,12 @@
 import { EmptyState } from "@/components/ui/empty-state";
 
 export default function ErrorPage({ reset }: { error: Error & { digest?: string }; reset: () => void }) {
+  const notesLink = (
+    // eslint-disable-next-line @next/next/no-html-link-for-pages -- a full load after an error starts the client afresh
+    <a className="btn" href="/notes">
+      Go to your notes
+    </a>
+  );
   return (
     <main className="auth-wrap" id="main">
       <EmptyState
@@ -15,10 +21,7 @@ export default function ErrorPage({ reset }: { error: Error & { digest?: string 
             <button type="button" className="btn btn-primary" onClick={reset}>
               Try again
             </button>
-            {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- a full load after an error starts the client afresh */}
-            <a className="btn" href="/notes">
-              Go to your notes
-            </a>
+            {notesLink}
           </>
         }
       >
