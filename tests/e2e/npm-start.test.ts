@@ -40,7 +40,8 @@ describe("npm start", () => {
     expect(result.stderr).toContain("APP_URL is not set");
   });
 
-  it("applies the migrations to a fresh database, then serves the API", async () => {
+  // Migrations, then a server start: a loaded machine needs its time, and the wait below says what it waited for.
+  it("applies the migrations to a fresh database, then serves the API", { timeout: 90_000 }, async () => {
     const port = await freePort();
     const child = spawn(process.execPath, startScript, {
       cwd: ROOT,
