@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { waitFor } from "@/scripts/lib/processes";
 import { runIdentityCli } from "@/tests/identity/helpers";
 import { expectSuccess, startE2eStack, type E2eStack, type E2eStackOptions } from "./helpers";
@@ -6,6 +6,9 @@ import { expectSuccess, startE2eStack, type E2eStack, type E2eStackOptions } fro
 // Every step goes through a real process: the identity service, its CLI, the
 // agent tool and the production app. Each scenario has its own stack, so
 // revoking or expiring in one cannot touch another.
+
+// Each step that runs a CLI starts a process; a loaded machine takes seconds for each.
+vi.setConfig({ testTimeout: 90_000 });
 
 /** A stack of its own for the enclosing describe block, started before its tests and stopped after them. */
 function stackForBlock(options: E2eStackOptions): () => E2eStack {
@@ -67,19 +70,22 @@ describe("identity partner revoke", () => {
   });
 });
 
-describe("session token expiry (IDENTITY_TOKEN_TTL_SECONDS=1)", () => {
-  const current = stackForBlock({ email: "agent@example.com", tokenTtlSeconds: 1 });
+// Long enough for minting (a CLI process) and a first use on a loaded machine; the test then waits out the rest.
+const TTL_SECONDS = 10;
+
+describe(`session token expiry (IDENTITY_TOKEN_TTL_SECONDS=${TTL_SECONDS})`, () => {
+  const current = stackForBlock({ email: "agent@example.com", tokenTtlSeconds: TTL_SECONDS });
 
   it("a token used after expiry gives 401; a freshly minted one works again", async () => {
     const stack = current();
-    // Load the route before the clock matters: a one-second token leaves no room for a cold start.
+    // Load the route before the clock matters: a short-lived token leaves no room for a cold start.
     expect((await stack.api("/api/notes")).status).toBe(401);
     const token = await stack.mintToken();
     expect((await stack.api("/api/notes", { token })).status).toBe(200);
 
     // The identity service runs on this machine's clock: once it has passed the token's expiry, so has the service's.
     const expiry = tokenExpiry(token);
-    await waitFor(() => Date.now() > expiry, { timeoutMs: 5000, message: `the clock to pass the token's expiry (${new Date(expiry).toISOString()})` });
+    await waitFor(() => Date.now() > expiry, { timeoutMs: TTL_SECONDS * 1000, intervalMs: 100, message: `the clock to pass the token's expiry (${new Date(expiry).toISOString()})` });
     const expired = await stack.api("/api/notes", { token });
     expect({ status: expired.status, body: expired.body }).toEqual({
       status: 401,
