@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { stopProcess } from "@/tests/helpers/test-app";
+import { collectOutput, hasExited, stopChild, waitFor } from "@/scripts/lib/processes";
 
 /**
  * Cold start as a host sees it: from spawning the server process to the first
@@ -40,34 +40,31 @@ export async function startAndTimeFirstRequest(options: ColdStartOptions): Promi
     gid: options.gid,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let text = "";
-  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-  const stop = () => stopProcess(child);
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Server exited (${child.exitCode ?? child.signalCode}):\n${text}`);
-    try {
-      const response = await fetch(`${options.url}/api/notes?search=cold`, {
-        headers: { "x-session-token": options.token },
-        signal: AbortSignal.timeout(5000),
-      });
-      await response.arrayBuffer();
-      if (response.status === 200) return { coldStartMs: Math.round(performance.now() - started), child, output: () => text, stop };
-      if (response.status !== 503 && response.status !== 404) {
-        await stop();
-        throw new Error(`First authenticated request answered ${response.status}:\n${text}`);
-      }
-    } catch (error) {
-      if (error instanceof Error && error.message.startsWith("First authenticated")) throw error;
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`No authenticated 200 within ${options.timeoutMs ?? 60_000} ms:\n${text}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  const output = collectOutput(child);
+  const stop = () => stopChild(child);
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  try {
+    await waitFor(
+      async () => {
+        if (hasExited(child)) throw new Error(`Server exited (${child.exitCode ?? child.signalCode}):\n${output()}`);
+        const response = await fetch(`${options.url}/api/notes?search=cold`, {
+          headers: { "x-session-token": options.token },
+          signal: AbortSignal.timeout(5000),
+        }).catch(() => undefined); // not listening yet
+        if (!response) return false;
+        await response.arrayBuffer();
+        if (response.status === 200) return true;
+        // Still starting: routes not compiled yet, or the database not reachable yet.
+        if (response.status === 503 || response.status === 404) return false;
+        throw new Error(`First authenticated request answered ${response.status}:\n${output()}`);
+      },
+      { timeoutMs, intervalMs: 20, message: () => `an authenticated 200:\n${output()}` },
+    );
+  } catch (error) {
+    await stop();
+    throw error;
   }
+  return { coldStartMs: Math.round(performance.now() - started), child, output, stop };
 }
 
 export type ColdStartReport = {

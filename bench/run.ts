@@ -18,7 +18,7 @@ import { runTaggedSoak, type SoakResult } from "./soak";
 import { startBenchStack, type BenchStack } from "./stack";
 import { checkScenario } from "./verify";
 import { measureColdStarts } from "./cold-start";
-import { freePort } from "@/tests/helpers/test-app";
+import { freePort } from "@/scripts/lib/processes";
 
 const { values: args } = parseArgs({
   options: {

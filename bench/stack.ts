@@ -1,12 +1,13 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
 import path from "node:path";
 import { requestSessionToken } from "@/identity/agent";
 import { addPartnerKey } from "@/identity/partners";
 import { IdentityStore } from "@/identity/store";
 import { addUserKey } from "@/identity/users";
 import { SERVER_NODE_ARGS } from "@/scripts/lib/server-options";
-import { freePort, ROOT, startTestApp, stopProcess, type TestApp } from "@/tests/helpers/test-app";
+import { freePort, rssMb, startServerProcess, stopChild, waitForHttp, type ServerProcess } from "@/scripts/lib/processes";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
 
 /** The production app and the project's own identity service, as separate processes. */
 export type BenchStack = {
@@ -34,11 +35,11 @@ export async function startBenchStack(options: { databaseUrl: string; workDir: s
     stdio: ["ignore", "inherit", "inherit"],
   });
   const identityUrl = `http://127.0.0.1:${identityPort}`;
-  await waitForHealth(`${identityUrl}/health`, identity);
+  await waitForHttp(`${identityUrl}/health`, { child: identity, timeoutMs: 30_000, ready: (response) => response.ok });
 
-  let app: TestApp;
+  let app: ServerProcess;
   try {
-    app = await startTestApp({
+    app = await startServerProcess({
       DATABASE_URL: options.databaseUrl,
       IDENTITY_API_URL: identityUrl,
       IDENTITY_PARTNER_KEY: partnerKey,
@@ -48,7 +49,7 @@ export async function startBenchStack(options: { databaseUrl: string; workDir: s
       API_RATE_LIMIT: "1000000000",
     }, { nodeArgs: [...SERVER_NODE_ARGS, ...(options.nodeArgs ?? [])] });
   } catch (err) {
-    await stopProcess(identity);
+    await stopChild(identity);
     throw err;
   }
 
@@ -64,54 +65,7 @@ export async function startBenchStack(options: { databaseUrl: string; workDir: s
     appRssMb: () => rssMb(app.pid),
     async stop() {
       await app.stop();
-      await stopProcess(identity);
+      await stopChild(identity);
     },
   };
-}
-
-async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`identity service exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("identity service did not start within 30 s");
-}
-
-/** Resident set size of a process and its descendants (Linux), in MB. */
-function rssMb(pid: number): number {
-  let kb = 0;
-  for (const member of processTree(pid)) {
-    try {
-      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${member}/status`, "utf8"))?.[1] ?? 0);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return Math.round(kb / 102.4) / 10;
-}
-
-function processTree(root: number): number[] {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      // Field 4 (ppid) follows the parenthesised command name, which may contain spaces.
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      parents.set(Number(entry), ppid);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  const tree = [root];
-  for (let i = 0; i < tree.length; i += 1) {
-    for (const [pid, ppid] of parents) if (ppid === tree[i]) tree.push(pid);
-  }
-  return tree;
 }

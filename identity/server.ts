@@ -22,6 +22,8 @@ export type IdentityServerOptions = {
   tokenTtlSeconds?: number;
   /** Receives one line per request (method, route, status, duration) and per server error; never keys or tokens. */
   log?: (line: string) => void;
+  /** Milliseconds since the epoch, for token lifetimes; default Date.now. Tests pass their own to expire tokens without waiting. */
+  now?: () => number;
 };
 
 export type IdentityServer = {
@@ -36,6 +38,7 @@ type CreateIdentityAppOptions = {
   secret: Buffer;
   tokenTtlSeconds: number;
   log?: (line: string) => void;
+  now?: () => number;
 };
 
 /** Largest request body read; session tokens are a few hundred bytes. */
@@ -91,7 +94,7 @@ const KNOWN_ROUTES: Record<string, string> = {
  * method on these paths 405 with an Allow header; both JSON `{ error }`.
  */
 function createIdentityApp(options: CreateIdentityAppOptions): Hono {
-  const { store, secret, tokenTtlSeconds, log } = options;
+  const { store, secret, tokenTtlSeconds, log, now = Date.now } = options;
   const app = new Hono();
 
   if (log) {
@@ -118,7 +121,7 @@ function createIdentityApp(options: CreateIdentityAppOptions): Hono {
     if (body === NO_BODY) return fail(c, 400, VERIFY_ERRORS.invalidJson);
     const parsed = ZVerifyRequestSchema.safeParse(body);
     if (!parsed.success) return fail(c, 400, VERIFY_ERRORS.invalidSessionToken);
-    const email = resolveSessionToken(index, secret, parsed.data.sessionToken);
+    const email = resolveSessionToken(index, secret, parsed.data.sessionToken, now());
     if (email === undefined) return fail(c, 401, VERIFY_ERRORS.invalidOrExpiredToken);
     return c.json({ email }, 200);
   });
@@ -128,7 +131,7 @@ function createIdentityApp(options: CreateIdentityAppOptions): Hono {
     const bearer = readBearer(c.req.header("authorization"));
     if (bearer.kind === "invalid") return fail(c, 401, TOKEN_ERRORS.missingOrInvalidApiKey);
     if (bearer.kind === "empty") return fail(c, 401, TOKEN_ERRORS.missingApiKey);
-    const issued = issueSessionToken({ index: await store.snapshot(), secret, rawUserKey: bearer.key, ttlSeconds: tokenTtlSeconds });
+    const issued = issueSessionToken({ index: await store.snapshot(), secret, rawUserKey: bearer.key, ttlSeconds: tokenTtlSeconds, now: now() });
     if (issued.status === "unknown") return fail(c, 401, TOKEN_ERRORS.invalidApiKey);
     if (issued.status === "revoked") return fail(c, 401, TOKEN_ERRORS.revokedApiKey);
     return c.json(
@@ -174,13 +177,13 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 
 /** Starts the identity service over `dataDir`, creating its secret on first start. */
 export async function startIdentityServer(options: IdentityServerOptions): Promise<IdentityServer> {
-  const { port = 0, host = "127.0.0.1", dataDir, tokenTtlSeconds = SESSION_TOKEN_TTL_SECONDS, log } = options;
+  const { port = 0, host = "127.0.0.1", dataDir, tokenTtlSeconds = SESSION_TOKEN_TTL_SECONDS, log, now } = options;
   if (!(tokenTtlSeconds > 0)) throw new Error("tokenTtlSeconds must be positive");
   const store = await IdentityStore.open(dataDir);
   const secret = await loadOrCreateServerSecret(store.dataDir);
   // Fail at start, not on the first request, if the state file is unreadable.
   await store.snapshot();
-  const app = createIdentityApp({ store, secret, tokenTtlSeconds, log });
+  const app = createIdentityApp({ store, secret, tokenTtlSeconds, log, now });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   const address = await listen(server, port, host);
   const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;

@@ -164,7 +164,7 @@ describe("production settings the accounts need", { timeout: 120_000 }, () => {
     const database = await createTestDatabase("pglite");
     try {
       await expect(startTestApp({ DATABASE_URL: database.url, BETTER_AUTH_SECRET: "", OUTBOX_ENABLED: "1" })).rejects.toThrow(
-        /App exited with 1[\s\S]*BETTER_AUTH_SECRET is not set/,
+        /exited with 1[\s\S]*BETTER_AUTH_SECRET is not set/,
       );
     } finally {
       await database.drop();

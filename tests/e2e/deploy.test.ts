@@ -15,7 +15,8 @@ import { createUser } from "@/lib/users/mutations";
 import { buildStandalone, TEST_STANDALONE_DIST } from "@/scripts/build-standalone";
 import { apiClient } from "@/tests/helpers/api-client";
 import { testEnv } from "@/tests/helpers/env";
-import { freePort, ROOT } from "@/tests/helpers/test-app";
+import { freePort } from "@/scripts/lib/processes";
+import { ROOT } from "@/tests/helpers/test-app";
 import { mintToken } from "@/tests/identity/helpers";
 
 // Deploying, shown: what a host runs, started the way a host starts it, with

@@ -1,12 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { expect } from "vitest";
 import { createUser } from "@/lib/users/mutations";
+import { collectOutput, freePort, isGroupAlive, makeTempDir, stopChild, waitFor, waitForOutput, type TempDir } from "@/scripts/lib/processes";
 import { apiClient } from "@/tests/helpers/api-client";
 import { childEnv, runAgentCli, runIdentityCli, type RunResult } from "@/tests/identity/helpers";
-import { ROOT, startTestApp, stopProcess, type TestApp } from "@/tests/helpers/test-app";
+import { ROOT, startTestApp, type TestApp } from "@/tests/helpers/test-app";
 import { createTestDatabase } from "@/tests/helpers/test-db";
 
 export { ROOT };
@@ -17,9 +16,62 @@ export function expectSuccess(result: RunResult, what: string): string {
   return result.stdout.trim();
 }
 
-export async function makeTempDir(prefix: string): Promise<{ dir: string; remove(): Promise<void> }> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
-  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+export type DevProcess = { child: ChildProcess; output(): string };
+
+// The shell running the tests may have these set; a dev stack must come from its own settings alone.
+const DEV_STACK_SETTINGS = ["DATABASE_URL", "IDENTITY_API_URL", "IDENTITY_PARTNER_KEY", "NODE_ENV"];
+
+const devRuns = new Set<ChildProcess>();
+
+/** A temporary folder for one dev stack: its data under `data/` and free ports, as settings for spawnNpmRunDev. */
+export async function makeDevStackDir(prefix: string): Promise<{ temp: TempDir; env: Record<string, string> }> {
+  const temp = await makeTempDir(prefix);
+  const env = { NOTES_DATA_DIR: path.join(temp.dir, "data"), PORT: String(await freePort()), IDENTITY_PORT: String(await freePort()) };
+  return { temp, env };
+}
+
+/**
+ * `npm run dev` in the project with `env` over this machine's environment
+ * (less its identity and stack settings, and `unset`), in a process group of
+ * its own so that SIGINT reaches npm, tsx, the script and next dev together,
+ * as Ctrl-C does.
+ */
+export function spawnNpmRunDev(env: Record<string, string>, options: { unset?: string[] } = {}): DevProcess {
+  const base = childEnv({});
+  for (const name of [...DEV_STACK_SETTINGS, ...(options.unset ?? [])]) delete base[name];
+  const child = spawn("npm", ["run", "dev"], { cwd: ROOT, env: { ...base, ...env }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  devRuns.add(child);
+  child.once("exit", () => devRuns.delete(child));
+  return { child, output: collectOutput(child) };
+}
+
+/** SIGKILL to the child's whole process group, if any of it is left. */
+export function killGroup(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
+
+/** For afterAll: no dev stack of this file outlives it, whatever failed. */
+export function killDevRuns(): void {
+  for (const child of devRuns) killGroup(child);
+}
+
+/**
+ * Ctrl-C: SIGINT to the child's whole process group. Resolves with how the
+ * child (npm) exited, once every process of the group has exited.
+ */
+export async function interruptGroup(child: ChildProcess, timeoutMs = 15_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
+    else child.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+  process.kill(-child.pid!, "SIGINT");
+  const result = await exited;
+  await waitFor(() => !isGroupAlive(child.pid!), { timeoutMs, intervalMs: 100, message: `the processes of group ${child.pid} to exit after Ctrl-C` });
+  return result;
 }
 
 type IdentityProcess = { url: string; output(): string; stop(): Promise<void> };
@@ -34,37 +86,10 @@ async function startIdentityProcess(env: Record<string, string>): Promise<Identi
   const output = collectOutput(child);
   try {
     const [, url] = await waitForOutput(child, output, /Identity service listening on (http:\/\/\S+)/, 30_000);
-    return { url: url!, output, stop: () => stopProcess(child) };
+    return { url: url!, output, stop: () => stopChild(child) };
   } catch (error) {
-    await stopProcess(child);
+    await stopChild(child);
     throw error;
-  }
-}
-
-/** Everything the child wrote to stdout and stderr so far. */
-export function collectOutput(child: ChildProcess): () => string {
-  let text = "";
-  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-  return () => text;
-}
-
-/** Polls the child's output for `pattern`; fails with the output so far if it exits or `timeoutMs` passes first. */
-export async function waitForOutput(
-  child: ChildProcess,
-  output: () => string,
-  pattern: RegExp,
-  timeoutMs: number,
-): Promise<RegExpExecArray> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const match = pattern.exec(output());
-    if (match) return match;
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`Process exited (${child.exitCode ?? child.signalCode}) before printing ${pattern}:\n${output()}`);
-    }
-    if (Date.now() > deadline) throw new Error(`No ${pattern} within ${timeoutMs / 1000} s:\n${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

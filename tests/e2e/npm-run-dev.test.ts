@@ -1,14 +1,13 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createDb } from "@/lib/db/client";
 import { listUsers } from "@/lib/users/queries";
+import { exited, waitForOutput, type TempDir } from "@/scripts/lib/processes";
 import { apiClient } from "@/tests/helpers/api-client";
-import { freePort } from "@/tests/helpers/test-app";
-import { childEnv, run, runAgentCli, runIdentityCli } from "@/tests/identity/helpers";
-import { collectOutput, expectSuccess, makeTempDir, ROOT, waitForOutput } from "./helpers";
+import { run, runAgentCli, runIdentityCli } from "@/tests/identity/helpers";
+import { expectSuccess, interruptGroup, killDevRuns, killGroup, makeDevStackDir, spawnNpmRunDev, type DevProcess } from "./helpers";
 
 // `npm run dev` against temporary directories and free ports, exactly as a
 // developer runs it: the same command, stopped with Ctrl-C (SIGINT to its
@@ -17,27 +16,16 @@ import { collectOutput, expectSuccess, makeTempDir, ROOT, waitForOutput } from "
 /** `next dev` compiles on first request; a cold machine needs its time. */
 const START_TIMEOUT_MS = 90_000;
 
-type DevRun = { child: ChildProcess; output(): string; appUrl: string; identityUrl: string };
+type DevRun = DevProcess & { appUrl: string; identityUrl: string };
 
-let temp: Awaited<ReturnType<typeof makeTempDir>>;
+let temp: TempDir;
 let env: Record<string, string>;
-const running = new Set<ChildProcess>();
 
-function devEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const base = childEnv({ ...env, ...overrides });
-  // The stack must come from the overrides alone, not from the shell running the tests.
-  for (const name of ["DATABASE_URL", "IDENTITY_API_URL", "IDENTITY_PARTNER_KEY", "NODE_ENV"]) delete base[name];
-  return base;
-}
-
-function spawnDev(overrides: Record<string, string> = {}): { child: ChildProcess; output(): string } {
-  // Its own process group, so SIGINT reaches npm, tsx, the script and next dev together, as Ctrl-C does.
-  const child = spawn("npm", ["run", "dev"], { cwd: ROOT, env: devEnv(overrides), detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  running.add(child);
-  child.once("exit", () => running.delete(child));
+function spawnDev(overrides: Record<string, string> = {}): DevProcess {
+  const dev = spawnNpmRunDev({ ...env, ...overrides });
   // A failed assertion must not leave the stack holding its ports for the next test.
-  onTestFinished(() => killGroup(child));
-  return { child, output: collectOutput(child) };
+  onTestFinished(() => killGroup(dev.child));
+  return dev;
 }
 
 async function startDev(): Promise<DevRun> {
@@ -53,32 +41,10 @@ async function startDev(): Promise<DevRun> {
  * shell got the SIGINT too, reports the interrupt as in a terminal.
  */
 async function interrupt(dev: DevRun): Promise<void> {
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    dev.child.once("exit", (code, signal) => resolve({ code, signal })),
-  );
-  process.kill(-dev.child.pid!, "SIGINT");
-  const npm = await exited;
-  await waitForGroupToExit(dev.child.pid!);
+  const npm = await interruptGroup(dev.child);
   expect(dev.output()).toContain("[dev] Stopping…");
   expect(dev.output().trimEnd().endsWith("[dev] Stopped.")).toBe(true);
   expect([{ code: 0, signal: null }, { code: 130, signal: null }, { code: null, signal: "SIGINT" }]).toContainEqual(npm);
-}
-
-async function waitForGroupToExit(pgid: number): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (groupAlive(pgid)) {
-    if (Date.now() > deadline) throw new Error(`Processes of group ${pgid} still running after Ctrl-C`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const agentEnv = (dev: DevRun) => ({ AGENT_CONFIG_DIR: env.AGENT_CONFIG_DIR!, IDENTITY_API_URL: dev.identityUrl });
@@ -104,26 +70,13 @@ function printedFlow(output: string): string {
 }
 
 beforeAll(async () => {
-  temp = await makeTempDir("notes-dev-");
-  env = {
-    NOTES_DATA_DIR: path.join(temp.dir, "data"),
-    AGENT_CONFIG_DIR: path.join(temp.dir, "agent"),
-    PORT: String(await freePort()),
-    IDENTITY_PORT: String(await freePort()),
-    NEXT_TELEMETRY_DISABLED: "1",
-  };
+  const stackDir = await makeDevStackDir("notes-dev-");
+  temp = stackDir.temp;
+  env = { ...stackDir.env, AGENT_CONFIG_DIR: path.join(temp.dir, "agent"), NEXT_TELEMETRY_DISABLED: "1" };
 });
 
-function killGroup(child: ChildProcess): void {
-  try {
-    process.kill(-child.pid!, "SIGKILL");
-  } catch {
-    // already gone
-  }
-}
-
 afterAll(async () => {
-  for (const child of running) killGroup(child);
+  killDevRuns();
   await temp?.remove();
 });
 
@@ -206,8 +159,7 @@ describe("npm run dev", () => {
     const port = (blocker.address() as net.AddressInfo).port;
     try {
       const { child, output } = spawnDev({ IDENTITY_PORT: String(port) });
-      const code = await new Promise<number | null>((resolve) => child.once("exit", (exitCode) => resolve(exitCode)));
-      expect(code).toBe(1);
+      expect(await exited(child)).toBe(1);
       expect(output()).toContain(
         `[dev] Port ${port} for the identity service is already in use (another npm run dev or npm run identity -- serve?). ` +
           "Stop it, or set IDENTITY_PORT to another port.",

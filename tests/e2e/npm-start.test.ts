@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, ROOT, stopProcess } from "@/tests/helpers/test-app";
+import { collectOutput, freePort, stopChild, waitForHttp } from "@/scripts/lib/processes";
+import { ROOT } from "@/tests/helpers/test-app";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -39,7 +40,8 @@ describe("npm start", () => {
     expect(result.stderr).toContain("APP_URL is not set");
   });
 
-  it("applies the migrations to a fresh database, then serves the API", async () => {
+  // Migrations, then a server start: a loaded machine needs its time, and the wait below says what it waited for.
+  it("applies the migrations to a fresh database, then serves the API", { timeout: 90_000 }, async () => {
     const port = await freePort();
     const child = spawn(process.execPath, startScript, {
       cwd: ROOT,
@@ -53,20 +55,14 @@ describe("npm start", () => {
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const output = collectOutput(child);
     try {
-      let res: Response | undefined;
-      for (let i = 0; i < 300 && !res; i += 1) {
-        res = await fetch(`http://127.0.0.1:${port}/api`).catch(() => undefined);
-        if (!res) await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      expect(res?.status, output).toBe(401);
-      expect(await res!.json()).toEqual({ error: "Missing X-Session-Token header" });
-      expect(output).toMatch(/Applied migration \d+_init/);
+      const res = await waitForHttp(`http://127.0.0.1:${port}/api`, { child, output, timeoutMs: 60_000 });
+      expect(res.status, output()).toBe(401);
+      expect(await res.json()).toEqual({ error: "Missing X-Session-Token header" });
+      expect(output()).toMatch(/Applied migration \d+_init/);
     } finally {
-      await stopProcess(child);
+      await stopChild(child);
     }
   });
 });

@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitForOutput, type TempDir } from "@/scripts/lib/processes";
 import { findSystemBinary, requireSystemBinary } from "@/tests/helpers/system";
-import { freePort } from "@/tests/helpers/test-app";
-import { childEnv, run } from "@/tests/identity/helpers";
-import { collectOutput, makeTempDir, ROOT, waitForOutput } from "./helpers";
+import { run } from "@/tests/identity/helpers";
+import { interruptGroup, killDevRuns, killGroup, makeDevStackDir, ROOT, spawnNpmRunDev, type DevProcess } from "./helpers";
 
 // The README's shell blocks, pasted in order into one shell against a fresh
 // `npm run dev`, as a newcomer would. Every ```sh/```bash block carries a
@@ -83,45 +82,27 @@ const EXPECTATIONS: Record<string, (ctx: Ctx) => void> = {
   },
 };
 
-let temp: Awaited<ReturnType<typeof makeTempDir>>;
+let temp: TempDir;
 let env: Record<string, string>;
-const running = new Set<ChildProcess>();
-
-function killGroup(child: ChildProcess): void {
-  try {
-    process.kill(-child.pid!, "SIGKILL");
-  } catch {
-    // already gone
-  }
-}
 
 /** `npm run dev` with a home of its own, so the agent key goes where a newcomer's would. */
-async function startDev(): Promise<{ child: ChildProcess; output(): string }> {
-  const base = childEnv(env);
-  for (const name of ["DATABASE_URL", "IDENTITY_API_URL", "IDENTITY_PARTNER_KEY", "NODE_ENV", "AGENT_CONFIG_DIR", "NEXT_TELEMETRY_DISABLED"]) delete base[name];
-  const child = spawn("npm", ["run", "dev"], { cwd: ROOT, env: base, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  running.add(child);
-  child.once("exit", () => running.delete(child));
-  const output = collectOutput(child);
-  await waitForOutput(child, output, /Tokens expire/, START_TIMEOUT_MS);
-  return { child, output };
+async function startDev(): Promise<DevProcess> {
+  const dev = spawnNpmRunDev(env, { unset: ["AGENT_CONFIG_DIR", "NEXT_TELEMETRY_DISABLED"] });
+  await waitForOutput(dev.child, dev.output, /Tokens expire/, START_TIMEOUT_MS);
+  return dev;
 }
 
-async function stopDev(dev: { child: ChildProcess; output(): string }): Promise<void> {
-  process.kill(-dev.child.pid!, "SIGINT");
-  await waitForOutput(dev.child, dev.output, /\[dev\] Stopped\./, 30_000).catch(() => undefined);
-  const deadline = Date.now() + 15_000;
-  while (running.has(dev.child) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+async function stopDev(dev: DevProcess): Promise<void> {
+  await interruptGroup(dev.child, 30_000).catch(() => undefined);
   killGroup(dev.child);
 }
 
 beforeAll(async () => {
-  temp = await makeTempDir("notes-readme-");
+  const stackDir = await makeDevStackDir("notes-readme-");
+  temp = stackDir.temp;
   env = {
+    ...stackDir.env,
     HOME: path.join(temp.dir, "home"),
-    NOTES_DATA_DIR: path.join(temp.dir, "data"),
-    PORT: String(await freePort()),
-    IDENTITY_PORT: String(await freePort()),
     // `next dev` allows one server per build folder: a folder of its own, so
     // tests/e2e/npm-run-dev.test.ts (or a developer's npm run dev) can run beside.
     NEXT_DIST_DIR: ".next-readme",
@@ -130,7 +111,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of running) killGroup(child);
+  killDevRuns();
   await temp?.remove();
 });
 

@@ -1,61 +1,29 @@
-import { readFileSync } from "node:fs";
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createUser } from "@/lib/users/mutations";
-import { collectOutput } from "@/tests/e2e/helpers";
+import { collectOutput, commandLine, freePort, isAlive, processTree, waitFor, waitForHttp } from "@/scripts/lib/processes";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
 import { startFakeIdentity, type FakeIdentity } from "@/tests/helpers/fake-identity";
-import { freePort, ROOT } from "@/tests/helpers/test-app";
+import { ROOT } from "@/tests/helpers/test-app";
 import { createTestDatabase, type TestDatabase } from "@/tests/helpers/test-db";
 
 type Started = { npm: ChildProcess; output: () => string; pids: () => number[] };
 
-/** Every descendant of `pid`, from ps. */
-function descendants(pid: number): number[] {
-  let out = "";
-  try {
-    out = execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" });
-  } catch {
-    return []; // no children
-  }
-  const children = out.split("\n").map((line) => Number(line.trim())).filter(Boolean);
-  return children.flatMap((child) => [child, ...descendants(child)]);
-}
-
 /** The pid in `pids` whose command line runs `script` (the tree also holds helpers, such as the TypeScript loader's esbuild service). */
 function pidRunning(pids: number[], script: string): number {
   const pid = pids.find((candidate) => {
-    try {
-      // The node process itself, not the `sh -c` npm runs it under, whose one argument also ends with the script.
-      const args = readFileSync(`/proc/${candidate}/cmdline`, "utf8").split("\0");
-      return /(^|\/)node$/.test(args[0] ?? "") && args.some((arg) => arg.endsWith(script));
-    } catch {
-      return false;
-    }
+    // The node process itself, not the `sh -c` npm runs it under, whose one argument also ends with the script.
+    const args = commandLine(candidate);
+    return /(^|\/)node$/.test(args[0] ?? "") && args.some((arg) => arg.endsWith(script));
   });
   if (pid === undefined) throw new Error(`no process of the tree runs ${script}`);
   return pid;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs: number, output: () => string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs / 1000} s:\n${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+function treeExited(tree: number[], output: () => string): Promise<boolean> {
+  return waitFor(() => tree.every((pid) => !isAlive(pid)), { timeoutMs: 30_000, intervalMs: 100, message: () => `the process tree to exit:\n${output()}` });
 }
 
 type Result = { status: number; connection?: string } | { error: string };
@@ -111,17 +79,8 @@ describe.each(TEST_DB_KINDS)("npm start: SIGTERM under load, then restart (%s)",
       stdio: ["ignore", "pipe", "pipe"],
     });
     const output = collectOutput(npm);
-    await waitFor(
-      "GET /api/health did not answer 200",
-      async () => {
-        if (npm.exitCode !== null) throw new Error(`npm start exited with ${npm.exitCode}:\n${output()}`);
-        const res = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined);
-        return res?.status === 200 ? true : undefined;
-      },
-      90_000,
-      output,
-    );
-    const pids = () => [npm.pid!, ...descendants(npm.pid!)];
+    await waitForHttp(`http://127.0.0.1:${port}/api/health`, { child: npm, output, timeoutMs: 90_000, ready: (res) => res.status === 200 });
+    const pids = () => processTree(npm.pid!);
     const tree = pids();
     // A failed test must not leave a server holding the port and the database.
     onTestFinished(() => {
@@ -181,7 +140,7 @@ describe.each(TEST_DB_KINDS)("npm start: SIGTERM under load, then restart (%s)",
           if ("error" in result) return;
         }
       });
-      await waitFor("no load answered", () => (results.length >= 40 ? true : undefined), 60_000, app.output);
+      await waitFor(() => results.length >= 40, { timeoutMs: 60_000, message: () => `40 answers under load:\n${app.output()}` });
 
       const pid = target === "npm" ? tree[0]! : pidRunning(tree, target === "the server" ? "scripts/serve.ts" : "scripts/start.ts");
       process.kill(pid, signal);
@@ -201,7 +160,7 @@ describe.each(TEST_DB_KINDS)("npm start: SIGTERM under load, then restart (%s)",
       for (const r of results) if ("status" in r) expect(r.status, app.output()).toBeLessThan(500);
       acknowledged += answers.length + results.filter((r) => "status" in r && r.status === 201).length;
 
-      await waitFor("the process tree did not exit", () => (tree.every((p) => !isAlive(p)) ? true : undefined), 30_000, app.output);
+      await treeExited(tree, app.output);
       expect(app.output()).not.toMatch(/request\.unhandled|shutdown_deadline|shutdown_failed/);
     }, 240_000);
   }
@@ -212,6 +171,6 @@ describe.each(TEST_DB_KINDS)("npm start: SIGTERM under load, then restart (%s)",
     const listed = await fetch(`http://127.0.0.1:${port}/api/notes?limit=1`, { headers: { "x-session-token": identity.tokenFor(email) } });
     expect((await listed.json()).total).toBeGreaterThanOrEqual(acknowledged);
     process.kill(tree[0]!, "SIGTERM");
-    await waitFor("the process tree did not exit", () => (tree.every((p) => !isAlive(p)) ? true : undefined), 30_000, app.output);
+    await treeExited(tree, app.output);
   }, 120_000);
 });

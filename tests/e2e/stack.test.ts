@@ -1,21 +1,36 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { waitFor } from "@/scripts/lib/processes";
 import { runIdentityCli } from "@/tests/identity/helpers";
-import { expectSuccess, startE2eStack, type E2eStack } from "./helpers";
+import { expectSuccess, startE2eStack, type E2eStack, type E2eStackOptions } from "./helpers";
 
 // Every step goes through a real process: the identity service, its CLI, the
 // agent tool and the production app. Each scenario has its own stack, so
 // revoking or expiring in one cannot touch another.
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// Each step that runs a CLI starts a process; a loaded machine takes seconds for each.
+vi.setConfig({ testTimeout: 90_000 });
 
-describe("the typical flow through real processes", () => {
-  let stack: E2eStack;
+/** A stack of its own for the enclosing describe block, started before its tests and stopped after them. */
+function stackForBlock(options: E2eStackOptions): () => E2eStack {
+  let stack: E2eStack | undefined;
   beforeAll(async () => {
-    stack = await startE2eStack({ email: "agent@example.com" });
+    stack = await startE2eStack(options);
   });
   afterAll(() => stack?.stop());
+  return () => stack!;
+}
+
+/** When a session token stops being valid: the expiry (ms since the epoch) its payload names. */
+function tokenExpiry(token: string): number {
+  const [, payload] = token.split(".");
+  return (JSON.parse(Buffer.from(payload!, "base64url").toString("utf8")) as { e: number }).e;
+}
+
+describe("the typical flow through real processes", () => {
+  const current = stackForBlock({ email: "agent@example.com" });
 
   it("agent token; GET /api/notes?search finds nothing; POST /api/notes 201; the search finds it", async () => {
+    const stack = current();
     const token = await stack.mintToken();
     expect(token).toMatch(/^ist1\.\S+$/);
 
@@ -38,13 +53,10 @@ describe("the typical flow through real processes", () => {
 });
 
 describe("identity partner revoke", () => {
-  let stack: E2eStack;
-  beforeAll(async () => {
-    stack = await startE2eStack({ email: "agent@example.com" });
-  });
-  afterAll(() => stack?.stop());
+  const current = stackForBlock({ email: "agent@example.com" });
 
   it("turns the app's next call into 401, for old and new tokens alike", async () => {
+    const stack = current();
     const token = await stack.mintToken();
     expect((await stack.api("/api/notes", { token })).status).toBe(200);
 
@@ -58,20 +70,22 @@ describe("identity partner revoke", () => {
   });
 });
 
-describe("session token expiry (IDENTITY_TOKEN_TTL_SECONDS=1)", () => {
-  let stack: E2eStack;
-  beforeAll(async () => {
-    stack = await startE2eStack({ email: "agent@example.com", tokenTtlSeconds: 1 });
-    // Load the route before the clock matters: a one-second token leaves no room for a cold start.
-    expect((await stack.api("/api/notes")).status).toBe(401);
-  });
-  afterAll(() => stack?.stop());
+// Long enough for minting (a CLI process) and a first use on a loaded machine; the test then waits out the rest.
+const TTL_SECONDS = 10;
+
+describe(`session token expiry (IDENTITY_TOKEN_TTL_SECONDS=${TTL_SECONDS})`, () => {
+  const current = stackForBlock({ email: "agent@example.com", tokenTtlSeconds: TTL_SECONDS });
 
   it("a token used after expiry gives 401; a freshly minted one works again", async () => {
+    const stack = current();
+    // Load the route before the clock matters: a short-lived token leaves no room for a cold start.
+    expect((await stack.api("/api/notes")).status).toBe(401);
     const token = await stack.mintToken();
     expect((await stack.api("/api/notes", { token })).status).toBe(200);
 
-    await sleep(1500);
+    // The identity service runs on this machine's clock: once it has passed the token's expiry, so has the service's.
+    const expiry = tokenExpiry(token);
+    await waitFor(() => Date.now() > expiry, { timeoutMs: TTL_SECONDS * 1000, intervalMs: 100, message: `the clock to pass the token's expiry (${new Date(expiry).toISOString()})` });
     const expired = await stack.api("/api/notes", { token });
     expect({ status: expired.status, body: expired.body }).toEqual({
       status: 401,

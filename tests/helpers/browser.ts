@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
 import { expect } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { listOutboxMessages, type OutboxMessage } from "@/lib/mail/outbox";
 import { createUser } from "@/lib/users/mutations";
+import { makeTempDir, waitFor } from "@/scripts/lib/processes";
 import { apiClient } from "./api-client";
 import { startFakeIdentity, type FakeIdentity } from "./fake-identity";
 import { ROOT, startTestApp, type TestApp } from "./test-app";
@@ -62,7 +62,8 @@ async function launchChromium(): Promise<Browser> {
 export async function startBrowserStack(options: BrowserStackOptions = {}): Promise<BrowserStack> {
   const identity = await startFakeIdentity();
   const database = await createTestDatabase("pglite");
-  const outboxDir = await mkdtemp(path.join(os.tmpdir(), "notes-outbox-"));
+  const outboxTemp = await makeTempDir("notes-outbox-");
+  const outboxDir = outboxTemp.dir;
   const accounts = await database.withDb(async (db) => {
     const created: Account[] = [];
     for (const account of options.accounts ?? []) {
@@ -84,7 +85,7 @@ export async function startBrowserStack(options: BrowserStackOptions = {}): Prom
   const browser = await launchChromium();
   await mkdir(SCREENSHOT_DIR, { recursive: true });
 
-  const outbox = () => listOutboxMessages(outboxDir);
+  const messages = () => listOutboxMessages(outboxDir);
   return {
     app,
     identity,
@@ -106,23 +107,20 @@ export async function startBrowserStack(options: BrowserStackOptions = {}): Prom
       await page.getByRole("button", { name: "Sign in" }).click();
       await page.waitForURL(/\/notes(\?|$)/);
     },
-    outbox,
-    async waitForMail(to, subject) {
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const found = (await outbox()).find((message) => message.to === to && subject.test(message.subject));
-        if (found) return found;
-        if (Date.now() > deadline) throw new Error(`No mail to ${to} matching ${subject}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    },
+    outbox: messages,
+    waitForMail: (to, subject) =>
+      waitFor(async () => (await messages()).find((message) => message.to === to && subject.test(message.subject)), {
+        timeoutMs: 10_000,
+        intervalMs: 100,
+        message: `mail to ${to} matching ${subject}`,
+      }),
     tokenFor: (email) => identity.tokenFor(email),
     async stop() {
       await browser.close().catch(() => {});
       await app.stop();
       await identity.close();
       await database.drop();
-      await rm(outboxDir, { recursive: true, force: true });
+      await outboxTemp.remove();
     },
   };
 }

@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { chmod, writeFile } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
-import { freePort, stopProcess } from "./test-app";
+import { collectOutput, freePort, hasExited, makeTempDir, stopChild, waitFor } from "@/scripts/lib/processes";
 
 export const PGBOUNCER_BIN = "/usr/sbin/pgbouncer";
 
@@ -28,7 +27,7 @@ export type Pgbouncer = {
 export async function startPgbouncer(serverUrl: string, options: { poolSize?: number } = {}): Promise<Pgbouncer> {
   const server = new URL(serverUrl);
   const user = decodeURIComponent(server.username || "postgres");
-  const dir = await mkdtemp(path.join(os.tmpdir(), "notes-pgbouncer-"));
+  const { dir, remove } = await makeTempDir("notes-pgbouncer-");
   await chmod(dir, 0o755);
   const port = await freePort();
   const config = [
@@ -54,9 +53,7 @@ export async function startPgbouncer(serverUrl: string, options: { poolSize?: nu
   const child: ChildProcess = spawn(PGBOUNCER_BIN, [...(asRoot ? ["-u", "nobody"] : []), path.join(dir, "pgbouncer.ini")], {
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const output = collectOutput(child);
 
   const through = (directUrl: string) => {
     const url = new URL(directUrl);
@@ -83,25 +80,28 @@ export async function startPgbouncer(serverUrl: string, options: { poolSize?: nu
         await client.end();
       }
     },
-    output: () => output,
+    output,
     async stop() {
-      await stopProcess(child);
-      await rm(dir, { recursive: true, force: true });
+      await stopChild(child);
+      await remove();
     },
   };
 
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`pgbouncer exited with ${child.exitCode}:\n${output}`);
-    try {
-      await bouncer.admin("SHOW VERSION");
-      return bouncer;
-    } catch (err) {
-      if (Date.now() > deadline) {
-        await bouncer.stop();
-        throw new Error(`pgbouncer did not start: ${String(err)}\n${output}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+  let lastError: unknown;
+  try {
+    await waitFor(
+      async () => {
+        if (hasExited(child)) throw new Error(`pgbouncer exited with ${child.exitCode}:\n${output()}`);
+        return bouncer.admin("SHOW VERSION").then(
+          () => true,
+          (error: unknown) => void (lastError = error),
+        );
+      },
+      { timeoutMs: 10_000, message: () => `pgbouncer's admin console (${String(lastError)}):\n${output()}` },
+    );
+  } catch (error) {
+    await bouncer.stop();
+    throw error;
   }
+  return bouncer;
 }

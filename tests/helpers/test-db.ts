@@ -1,11 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { createDb, dbFromPglite, type Db, type DbHandle } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { openPglite } from "@/lib/db/pglite";
+import { makeTempDir } from "@/scripts/lib/processes";
 import { testEnv, type TestDbKind } from "./env";
 
 /** A fresh, migrated database of its own for one test file; removed by drop(). */
@@ -26,7 +25,7 @@ export async function createTestDatabase(kind: TestDbKind): Promise<TestDatabase
 }
 
 async function createPgliteDatabase(): Promise<TestDatabase> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "notes-test-pglite-"));
+  const { dir, remove } = await makeTempDir("notes-test-pglite-");
   const dataDir = path.join(dir, "pglite");
   const pglite = await openPglite(dataDir);
   await migrateDatabase({ pglite });
@@ -43,7 +42,7 @@ async function createPgliteDatabase(): Promise<TestDatabase> {
         await handle.close();
       }
     },
-    drop: () => rm(dir, { recursive: true, force: true }),
+    drop: remove,
   };
 }
 

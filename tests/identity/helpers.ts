@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { startIdentityServer, type IdentityServer, type IdentityServerOptions } from "@/identity/server";
 import { IdentityStore } from "@/identity/store";
 import { addPartnerKey } from "@/identity/partners";
 import { addUserKey } from "@/identity/users";
+import { makeTempDir } from "@/scripts/lib/processes";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -22,8 +22,8 @@ export async function runCleanups(): Promise<void> {
 }
 
 export async function tempDir(prefix = "identity-test-"): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
-  onCleanup(() => fs.rm(dir, { recursive: true, force: true }));
+  const { dir, remove } = await makeTempDir(prefix);
+  onCleanup(remove);
   return dir;
 }
 

@@ -116,7 +116,7 @@ describe("lock file", () => {
     const store = await IdentityStore.open(dataDir);
     const dead = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
     await fs.writeFile(store.lockPath, JSON.stringify({ pid: dead, nonce: "abandoned" }));
-    // Without the takeover this would time out waiting for the dead holder.
+    // A lock that was not broken would hold this write until the store's lock timeout, and fail it.
     await addUserKey(store, { email: "after-crash@example.com" });
     expect((await listUsers(store)).map((user) => user.email)).toEqual(["after-crash@example.com"]);
   });
@@ -125,13 +125,13 @@ describe("lock file", () => {
     const dir = await tempDir();
     const lockPath = path.join(dir, "test.lock");
     let release!: () => void;
-    let holding!: () => void;
-    const taken = new Promise<void>((resolve) => (holding = resolve));
+    let taken!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (taken = resolve));
     const held = withFileLock(lockPath, () => {
-      holding();
+      taken();
       return new Promise<void>((resolve) => (release = resolve));
     });
-    await taken;
+    await lockTaken;
     await expect(withFileLock(lockPath, async () => "never", { timeoutMs: 200 })).rejects.toThrow(/Timed out waiting for lock/);
     const waiter = withFileLock(lockPath, async () => "got it", { timeoutMs: 5000 });
     release();

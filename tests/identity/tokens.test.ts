@@ -15,14 +15,12 @@ async function postTokens(url: string, authorization?: string) {
 
 describe("POST /api/tokens", () => {
   it("mints a session token for an active personal API key", async () => {
-    const { service, user } = await startSeededService();
-    const before = Date.now();
+    const { service, user } = await startSeededService({ now: () => Date.parse("2026-01-01T00:00:00Z") });
     const result = await postTokens(service.url, `Bearer ${user.apiKey}`);
     expect(result.status).toBe(200);
     expect(result.headers.get("cache-control")).toBe("no-store");
     expect(result.body).toEqual({ sessionToken: expect.any(String), expiresAt: expect.any(String) });
-    expect(new Date(result.body.expiresAt as string).toISOString()).toBe(result.body.expiresAt);
-    expect(Date.parse(result.body.expiresAt as string)).toBeGreaterThanOrEqual(before + 300_000 - 1000);
+    expect(result.body.expiresAt).toBe("2026-01-01T00:05:00.000Z");
     // Each call mints a distinct token.
     const again = await postTokens(service.url, `Bearer ${user.apiKey}`);
     expect(again.body.sessionToken).not.toBe(result.body.sessionToken);

@@ -109,22 +109,23 @@ describe("partner key and session token states", () => {
   });
 
   it("valid session token → expired after its lifetime: 401 with the invalid-or-expired message", async () => {
-    const { service, user, partner } = await startSeededService({ tokenTtlSeconds: 1 });
+    let now = Date.parse("2026-01-01T00:00:00Z");
+    const { service, user, partner } = await startSeededService({ tokenTtlSeconds: 1, now: () => now });
     const token = await mintToken(service.url, user.apiKey);
     const call = { authorization: `Bearer ${partner.partnerKey}`, body: JSON.stringify({ sessionToken: token }) };
     expect((await postVerify(service.url, call)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    now += 999;
+    expect((await postVerify(service.url, call)).status).toBe(200);
+    now += 1;
     expect(await postVerify(service.url, call)).toEqual({ status: 401, body: { error: VERIFY_ERRORS.invalidOrExpiredToken } });
   });
 
   it("a token is valid for five minutes by default", async () => {
-    const { service, user } = await startSeededService();
-    const before = Date.now();
+    const now = Date.parse("2026-01-01T00:00:00Z");
+    const { service, user } = await startSeededService({ now: () => now });
     const response = await fetch(`${service.url}/api/tokens`, { method: "POST", headers: { Authorization: `Bearer ${user.apiKey}` } });
     const { expiresAt } = (await response.json()) as { expiresAt: string };
-    const lifetime = Date.parse(expiresAt) - before;
-    expect(lifetime).toBeGreaterThan(299_000);
-    expect(lifetime).toBeLessThanOrEqual(301_000);
+    expect(expiresAt).toBe("2026-01-01T00:05:00.000Z");
   });
 });
 

@@ -3,7 +3,8 @@ import { apiClient } from "@/tests/helpers/api-client";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
 import { startFakeIdentity, type FakeIdentity } from "@/tests/helpers/fake-identity";
 import { startNotesStack, type NotesStack } from "@/tests/helpers/notes-app";
-import { freePort, startTestApp, type TestApp } from "@/tests/helpers/test-app";
+import { freePort, waitFor } from "@/scripts/lib/processes";
+import { startTestApp, type TestApp } from "@/tests/helpers/test-app";
 
 const SOME_ID = "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10";
 // Every route, as an agent would call it.
@@ -70,9 +71,9 @@ describe.each(TEST_DB_KINDS)("authentication on every route (%s)", (kind) => {
     const res = await stack.api("/api/notes", { token: stack.freshUser().token() });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: "Invalid session token: Partner key has been revoked" });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const logged = /"level":"error".*"cause":"partner_key_revoked"/;
+    await waitFor(() => logged.test(stack.app.output()), { timeoutMs: 10_000, message: () => `${logged} in:\n${stack.app.output()}` });
     const logs = stack.app.output();
-    expect(logs).toMatch(/"level":"error".*"cause":"partner_key_revoked"/);
     expect(logs).not.toContain(stack.identity.partnerKey);
     expect(JSON.stringify(res.body)).not.toContain(stack.identity.partnerKey);
   });
@@ -115,8 +116,8 @@ describe("server-side faults", () => {
     const res = await apiClient(unreachable.url)("/api/notes", { token: "st_whatever" });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: "Invalid session token: Network error: cannot reach API" });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(unreachable.output()).toMatch(/"level":"error".*"cause":"unreachable"/);
+    const logged = /"level":"error".*"cause":"unreachable"/;
+    await waitFor(() => logged.test(unreachable.output()), { timeoutMs: 10_000, message: () => `${logged} in:\n${unreachable.output()}` });
     expect(unreachable.output()).not.toContain("st_whatever");
   });
 });

@@ -1,10 +1,9 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "@/scripts/lib/processes";
+import { expectUnavailable, UNAVAILABLE, whileTableLocked } from "@/tests/helpers/database-faults";
 import { testEnv } from "@/tests/helpers/env";
 import { startNotesStack, type NotesStack, type SeededUser } from "@/tests/helpers/notes-app";
-
-// A 5xx names the request's id, so a report leads to the log line.
-const UNAVAILABLE = { error: "Service temporarily unavailable — retry shortly", requestId: expect.any(String) };
 
 // What an agent sees when the database is slow, locked or restarting: time
 // bounds that end waits as 503 + Retry-After, never a 500 and never a stall.
@@ -78,12 +77,8 @@ describe.skipIf(!testEnv.TEST_DATABASE_URL)("database faults through the API (po
   it("a lock held on the notes table: every route gives up at its bound with 503 + Retry-After, MCP too", async () => {
     const user = stack.freshUser();
     const note = await stack.api("/api/notes", { method: "POST", token: user.token(), json: { title: "before the lock" } });
-    const locker = new pg.Client({ connectionString: stack.database.url });
-    await locker.connect();
-    try {
-      await locker.query("BEGIN");
-      await locker.query("LOCK TABLE notes IN ACCESS EXCLUSIVE MODE");
-      // The lock is released only after these answered: a 503 here is the bound at work, not the lock going away.
+    // The lock is released only after these answered: a 503 here is the bound at work, not the lock going away.
+    await whileTableLocked(stack.database.url, "notes", async () => {
       const answers = await Promise.all([
         stack.api("/api/notes", { token: user.token() }),
         stack.api("/api/notes", { method: "POST", token: user.token(), json: { title: "during the lock" } }),
@@ -91,11 +86,7 @@ describe.skipIf(!testEnv.TEST_DATABASE_URL)("database faults through the API (po
         stack.api(`/api/notes/${note.body.note.id}`, { method: "PATCH", token: user.token(), json: { title: "x" } }),
         stack.api(`/api/notes/${note.body.note.id}`, { method: "DELETE", token: user.token() }),
       ]);
-      for (const res of answers) {
-        expect(res.status).toBe(503);
-        expect(res.body).toEqual(UNAVAILABLE);
-        expect(res.headers.get("retry-after")).toBe("1");
-      }
+      for (const res of answers) expectUnavailable(res);
       const mcp = await stack.api("/api/mcp", {
         method: "POST",
         token: user.token(),
@@ -105,10 +96,7 @@ describe.skipIf(!testEnv.TEST_DATABASE_URL)("database faults through the API (po
       expect(mcp.status).toBe(200);
       expect(mcp.body.result.isError).toBe(true);
       expect(mcp.body.result.structuredContent).toMatchObject({ status: 503, error: UNAVAILABLE.error, retryAfter: 1 });
-    } finally {
-      await locker.query("ROLLBACK");
-      await locker.end();
-    }
+    });
     const after = await stack.api(`/api/notes/${note.body.note.id}`, { token: user.token() });
     expect(after.status).toBe(200);
     expect(after.body.note.title).toBe("before the lock");
@@ -132,7 +120,11 @@ describe.skipIf(!testEnv.TEST_DATABASE_URL)("database faults through the API (po
     // Terminate every backend of the app's database, ten times over, as a restart would.
     let terminated = 0;
     for (let round = 0; round < 10; round += 1) {
-      await waitFor(() => [...statuses.values()].reduce((a, b) => a + b, 0) > round * 10);
+      await waitFor(() => [...statuses.values()].reduce((a, b) => a + b, 0) > round * 10, {
+        timeoutMs: 20_000,
+        intervalMs: 20,
+        message: () => `more answers under load (so far ${JSON.stringify(Object.fromEntries(statuses))})`,
+      });
       const { rows } = await admin.query<{ n: number }>(
         "SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
       );
@@ -153,11 +145,3 @@ describe.skipIf(!testEnv.TEST_DATABASE_URL)("database faults through the API (po
     expect(byTag).toBe(total);
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createUser } from "@/lib/users/mutations";
+import { isAlive, waitFor } from "@/scripts/lib/processes";
 import { apiClient, type ApiResponse } from "@/tests/helpers/api-client";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
 import { startFakeIdentity } from "@/tests/helpers/fake-identity";
@@ -49,10 +50,8 @@ function startCanary(stack: NotesStack, user: SeededUser, id: string): Canary {
     failures: () => failed,
     async answersAgain() {
       const target = ok + 2;
-      const deadline = Date.now() + 2 * CANARY_STALL_MS;
-      while (ok < target && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      await waitFor(() => ok >= target, { timeoutMs: 2 * CANARY_STALL_MS, intervalMs: 20, message: () => `two more canary answers (failures: ${failed.join("; ")})` });
       expect(failed.length, failed.join("\n")).toBeLessThanOrEqual(CANARY_FAILURES_ALLOWED);
-      expect(ok).toBeGreaterThanOrEqual(target);
     },
     async stop() {
       running = false;
@@ -73,15 +72,6 @@ function expectAnswer(res: ApiResponse, success: number, field: "content" | "con
     expect(res.body.error).toMatch(BUDGET_ERROR);
   }
   return false;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe.each(TEST_DB_KINDS)("hostile note bodies (%s)", (kind) => {
@@ -140,7 +130,7 @@ describe.each(TEST_DB_KINDS)("hostile note bodies (%s)", (kind) => {
 
     // The rest of the service kept answering throughout, and the server is still up.
     await canary.answersAgain();
-    expect(processAlive(stack.app.pid)).toBe(true);
+    expect(isAlive(stack.app.pid)).toBe(true);
     return { created, updated };
   }
 

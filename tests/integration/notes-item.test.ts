@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "@/scripts/lib/processes";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
 import { startNotesStack, type NotesStack, type SeededUser } from "@/tests/helpers/notes-app";
 
@@ -48,7 +49,8 @@ describe.each(TEST_DB_KINDS)("/api/notes/{id} (%s)", (kind) => {
     it("updates only the given fields and moves updatedAt forward", async () => {
       const user = stack.freshUser();
       const note = await create(user, { title: "Draft", content: [{ type: "paragraph" }], contentText: "old body" });
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      // updatedAt has millisecond precision: the edit must come in a later millisecond to be seen as later.
+      await waitFor(() => Date.now() > Date.parse(note.updatedAt), { timeoutMs: 1000, intervalMs: 1, message: "the clock to pass the note's updatedAt" });
       const res = await stack.api(`/api/notes/${note.id}`, { method: "PATCH", token: user.token(), json: { title: "  Final  " } });
       expect(res.status).toBe(200);
       expect(res.body.note).toEqual({ ...note, title: "Final", updatedAt: expect.any(String) });

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_ROUTES } from "@/lib/api/routes";
 import { startNotesStack, type NotesStack } from "@/tests/helpers/notes-app";
 import { rawRequest } from "@/tests/helpers/raw-http";
-import { freePort, ROOT, stopProcess } from "@/tests/helpers/test-app";
+import { collectOutput, freePort, stopChild } from "@/scripts/lib/processes";
+import { ROOT } from "@/tests/helpers/test-app";
 
 describe("origins and methods", () => {
   let stack: NotesStack;
@@ -99,15 +100,14 @@ describe("a production server without APP_URL", () => {
       env: { ...process.env, NODE_ENV: "production", APP_URL: value, BETTER_AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789", DATABASE_URL: "pglite:memory" },
       stdio: ["ignore", "pipe", "pipe"],
     });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const output = collectOutput(child);
     try {
-      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      // "close", not "exit": the output is complete only once the pipes have closed.
+      const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
       expect(code).toBe(1);
-      expect(output).toContain(message);
+      expect(output()).toContain(message);
     } finally {
-      await stopProcess(child);
+      await stopChild(child);
     }
   });
 });

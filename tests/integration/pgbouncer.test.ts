@@ -1,15 +1,14 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDatabaseUrl } from "@/lib/db/config";
 import { migrateDatabaseTarget } from "@/lib/db/migrate";
+import { waitFor } from "@/scripts/lib/processes";
+import { expectUnavailable, whileTableLocked } from "@/tests/helpers/database-faults";
 import { testEnv } from "@/tests/helpers/env";
 import { startNotesStack, type NotesStack } from "@/tests/helpers/notes-app";
 import { PGBOUNCER_BIN, type Pgbouncer } from "@/tests/helpers/pgbouncer";
-import { existsSync } from "node:fs";
-
-// A 5xx names the request's id, so a report leads to the log line.
-const UNAVAILABLE = { error: "Service temporarily unavailable — retry shortly", requestId: expect.any(String) };
 
 // The app behind PgBouncer in transaction mode, as serverless PostgreSQL
 // hosts run it: every transaction may land on another server connection, so
@@ -44,9 +43,7 @@ describe.skipIf(!testEnv.TEST_DATABASE_URL || !existsSync(PGBOUNCER_BIN))("throu
       // (A closed session's locks go a moment after its client hung up, hence the wait.)
       const advisoryLocks = async () =>
         (await admin.query("SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE l.locktype = 'advisory' AND d.datname = $1", [name])).rows[0].n;
-      const deadline = Date.now() + 10_000;
-      while ((await advisoryLocks()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(await advisoryLocks()).toBe(0);
+      await waitFor(async () => (await advisoryLocks()) === 0, { timeoutMs: 10_000, intervalMs: 100, message: "the migration's advisory lock to go" });
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
@@ -98,24 +95,13 @@ describe.skipIf(!testEnv.TEST_DATABASE_URL || !existsSync(PGBOUNCER_BIN))("throu
 
   it("the time bounds hold per transaction: a held table lock answers 503 + Retry-After", async () => {
     const user = stack.freshUser();
-    const locker = new pg.Client({ connectionString: stack.database.url });
-    await locker.connect();
-    try {
-      await locker.query("BEGIN");
-      await locker.query("LOCK TABLE notes IN ACCESS EXCLUSIVE MODE");
+    await whileTableLocked(stack.database.url, "notes", async () => {
       const answers = await Promise.all([
         stack.api("/api/notes", { method: "POST", token: user.token(), json: { title: "during the lock" } }),
         stack.api("/api/notes", { token: user.token() }),
       ]);
-      for (const res of answers) {
-        expect(res.status).toBe(503);
-        expect(res.body).toEqual(UNAVAILABLE);
-        expect(res.headers.get("retry-after")).toBe("1");
-      }
-    } finally {
-      await locker.query("ROLLBACK");
-      await locker.end();
-    }
+      for (const res of answers) expectUnavailable(res);
+    });
     expect((await stack.api("/api/notes", { method: "POST", token: user.token(), json: { title: "after" } })).status).toBe(201);
   });
 

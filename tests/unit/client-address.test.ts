@@ -53,8 +53,8 @@ describe("trackConnectionAddresses", () => {
     trackConnectionAddresses(); // twice changes nothing
     const seen: (string | null | undefined)[] = [];
     const server = http.createServer(async (req, res) => {
-      // Later in the request's async work, as a route handler would be.
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      // Later in the request's async work (after a turn of the event loop), as a route handler would be.
+      await new Promise((resolve) => setImmediate(resolve));
       const headers = new Headers(req.headers as Record<string, string>);
       seen.push(connectionAddress(), clientAddress(headers, parseEnv({})), clientAddress(headers, parseEnv({ TRUSTED_PROXY_HOPS: "1" })));
       res.end("ok");
