@@ -145,7 +145,7 @@ describe.each(TEST_DB_KINDS)("npm start: SIGTERM under load, then restart (%s)",
       const pid = target === "npm" ? tree[0]! : pidRunning(tree, target === "the server" ? "scripts/serve.ts" : "scripts/start.ts");
       process.kill(pid, signal);
       // Draining: the listener is closed (the load sees refusals), the half-sent requests still open.
-      await loops;
+      await Promise.all(loops);
       // The rest of each body, without half-closing: a client that sends FIN first tells Node's
       // server it went away (httpAllowHalfOpen is off), and its request is aborted, shutdown or not.
       for (const { socket } of inFlight) socket.write(body.slice(1000));
