@@ -159,7 +159,9 @@ describe.each(TEST_DB_KINDS)("hostile note bodies (%s)", (kind) => {
     expect(next.status).toBe(201);
     expect(next.body.note.content[0].type).toBe("checkListItem");
     expect((await stack.api(`/api/notes/${next.body.note.id}?format=markdown`, { token: user.token() })).text).toBe("# Next\n\n* [x] still *working*\n");
-    expect(stack.app.output()).not.toMatch(/heap out of memory/i);
+    // A worker over its heap budget is killed and logged (earlier cases may do
+    // that, and answer 422); the server process itself must never run out.
+    expect(stack.app.output()).not.toMatch(/FATAL ERROR/);
   });
 
   it("get_note over MCP reads the stored Markdown", async () => {
