@@ -24,8 +24,8 @@ type PoolState = {
   pool?: Piscina;
   /**
    * Jobs submitted and not finished: at most one running per thread, the rest
-   * waiting. Counted here because piscina files a job that carries an
-   * AbortSignal in a queue its maxQueue does not bound.
+   * waiting. CONVERSION_QUEUE_MAX is enforced on this count, not through
+   * piscina's maxQueue, which does not count jobs that carry an AbortSignal.
    */
   inFlight: number;
 };
@@ -52,7 +52,6 @@ function getPool(): Piscina {
       filename: workerUrl(),
       minThreads: threads,
       maxThreads: threads,
-      maxQueue: env.CONVERSION_QUEUE_MAX,
       // Workers stay warm: loading BlockNote and JSDOM takes a second.
       idleTimeout: 10 * 60_000,
       resourceLimits: { maxOldGenerationSizeMb: env.CONVERSION_HEAP_MB, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
@@ -181,7 +180,7 @@ function conversionFailure(err: unknown, outcome: "timeout" | "queue" | undefine
       cause: err,
     });
   }
-  if (outcome === "queue" || (err instanceof Error && err.message === "Task queue is at limit")) return busyError(err);
+  if (outcome === "queue") return busyError(err);
   return err instanceof Error ? err : new Error(String(err));
 }
 
