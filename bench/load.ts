@@ -1,4 +1,3 @@
-import { noteSearchTokens, type NoteTokens } from "@/lib/notes/search-tokens";
 import { seededRandom, generateNotes } from "./generate";
 
 /** What both a `pg` pool and PGlite offer: enough to load and query. */
@@ -30,7 +29,7 @@ async function createUser(sql: Sql, email: string): Promise<string> {
  */
 async function withIndexesDeferred(sql: Sql, load: () => Promise<void>): Promise<void> {
   const { rows } = await sql.query<{ indexname: string; indexdef: string }>(
-    "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename IN ('notes', 'note_tags') AND indexname NOT LIKE '%_pkey'",
+    "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename IN ('notes', 'note_tags', 'search_vocabulary') AND indexname NOT LIKE '%_pkey'",
   );
   for (const row of rows) await sql.query(`DROP INDEX "${row.indexname}"`);
   await load();
@@ -42,20 +41,18 @@ async function withIndexesDeferred(sql: Sql, load: () => Promise<void>): Promise
 /** Inserts one user's notes in multi-row batches; about 30% get one to three of the user's tags. */
 async function loadUserNotes(sql: Sql, options: { userId: string; count: number; seed: number; tags: string[] }): Promise<void> {
   const random = seededRandom(options.seed ^ 0x5bd1e995);
-  let batch: { id: string; title: string; text: string; createdAt: Date; updatedAt: Date; tokens: NoteTokens }[] = [];
+  let batch: { id: string; title: string; text: string; createdAt: Date; updatedAt: Date }[] = [];
   let links: [string, string][] = [];
   const flush = async () => {
     if (batch.length === 0) return;
-    // The same search columns and vocabulary the data layer writes (lib/notes/search-tokens.ts).
-    const vocabulary = [...new Set(batch.flatMap((n) => n.tokens.tokens))].sort();
-    await sql.query("INSERT INTO search_vocabulary (token) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING", [vocabulary]);
+    // Plain SQL: the database's triggers fill the search columns and the vocabulary.
     await sql.query(
-      `INSERT INTO notes (id, user_id, title, content, content_text, created_at, updated_at, search_tokens, search_overflow)
+      `INSERT INTO notes (id, user_id, title, content, content_text, created_at, updated_at)
        SELECT x.id, $1::uuid, x.title,
               jsonb_build_array(jsonb_build_object('type', 'paragraph', 'content', jsonb_build_array(jsonb_build_object('type', 'text', 'text', x.body, 'styles', '{}'::jsonb)))),
-              x.body, x.created_at, x.updated_at, string_to_array(x.tokens, ' '), x.overflow
-       FROM unnest($2::uuid[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[], $7::text[], $8::boolean[])
-         AS x(id, title, body, created_at, updated_at, tokens, overflow)`,
+              x.body, x.created_at, x.updated_at
+       FROM unnest($2::uuid[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[])
+         AS x(id, title, body, created_at, updated_at)`,
       [
         options.userId,
         batch.map((n) => n.id),
@@ -63,9 +60,6 @@ async function loadUserNotes(sql: Sql, options: { userId: string; count: number;
         batch.map((n) => n.text),
         batch.map((n) => n.createdAt.toISOString()),
         batch.map((n) => n.updatedAt.toISOString()),
-        // Tokens never contain whitespace, so a space-joined string carries the array.
-        batch.map((n) => n.tokens.tokens.join(" ")),
-        batch.map((n) => n.tokens.overflow),
       ],
     );
     if (links.length > 0) {
@@ -85,7 +79,6 @@ async function loadUserNotes(sql: Sql, options: { userId: string; count: number;
       text: note.contentText,
       createdAt: note.createdAt,
       updatedAt: note.updatedAt,
-      tokens: noteSearchTokens(note.title, note.contentText),
     });
     if (options.tags.length > 0 && random() < 0.3) {
       const n = 1 + Math.floor(random() * 3);

@@ -3,7 +3,6 @@ import { writeTransaction } from "@/lib/db/transaction";
 import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError } from "@/lib/editor/markdown";
 import { AppError, MESSAGES } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
-import { addToVocabulary, searchColumns, type SearchColumns } from "@/lib/notes/search-index";
 import { NOTE_OMIT, NOTE_TAGS_INCLUDE, serializeNoteWithTags } from "@/lib/notes/serialize";
 import { noteEtag } from "@/lib/notes/etag";
 
@@ -79,8 +78,6 @@ export async function createNote(db: Db, { userId, input }: CreateNoteOptions): 
  */
 export async function insertNote(tx: Prisma.TransactionClient, { userId, input: given }: CreateNoteOptions): Promise<VersionedNote> {
   const input = await resolveMarkdownBody(given);
-  const search = searchColumns(input.title, input.contentText ?? "");
-  await addToVocabulary(tx, search.searchTokens);
   const tagIds = await ownedTagIds(tx, userId, input.tagIds);
   // One timestamp for both, so updatedAt equals createdAt on a new note.
   const now = new Date();
@@ -93,7 +90,6 @@ export async function insertNote(tx: Prisma.TransactionClient, { userId, input: 
       contentMarkdown: input.content === undefined ? "" : input.derivedMarkdown,
       createdAt: now,
       updatedAt: now,
-      ...search,
       tags: { create: tagIds.map((tagId) => ({ tagId })) },
     },
     include: NOTE_TAGS_INCLUDE,
@@ -122,7 +118,6 @@ export async function updateNote(db: Db, { id, userId, input: given, ifVersion }
   // account's write lock is needed (taken first, before the note's row).
   const lockUserId = input.tagIds === undefined ? undefined : userId;
   return writeTransaction(db, async (tx) => {
-    const search = await searchColumnsAfter(tx, { id, userId, input });
     const { count } = await tx.note.updateMany({
       where: { id, userId, ...(ifVersion === undefined ? {} : { version: ifVersion }) },
       data: {
@@ -130,7 +125,6 @@ export async function updateNote(db: Db, { id, userId, input: given, ifVersion }
         content: input.content === undefined ? undefined : toJsonInput(input.content),
         contentText: input.contentText,
         contentMarkdown: input.derivedMarkdown,
-        ...search,
         updatedAt: new Date(),
         version: { increment: 1 },
       },
@@ -144,32 +138,6 @@ export async function updateNote(db: Db, { id, userId, input: given, ifVersion }
     const note = await tx.note.findUniqueOrThrow({ where: { id }, include: NOTE_TAGS_INCLUDE, omit: NOTE_OMIT });
     return { note: serializeNoteWithTags(note), version: note.version };
   }, { lockUserId });
-}
-
-/**
- * The search columns a note will have after this update, written by the same
- * UPDATE; none when neither text field changes. The note's row is locked
- * first, before the vocabulary's index entries (every writer of a note takes
- * them in that order), and when only one field is given the other is read
- * under that lock, so a concurrent write to it cannot leave the tokens stale.
- */
-async function searchColumnsAfter(
-  tx: Prisma.TransactionClient,
-  { id, userId, input }: { id: string; userId: string; input: Pick<TUpdateNote, "title" | "contentText"> },
-): Promise<SearchColumns | undefined> {
-  let { title, contentText } = input;
-  if (title === undefined && contentText === undefined) return undefined;
-  const [current] = await tx.$queryRaw<{ title: string; content_text: string }[]>`
-    SELECT ${title === undefined ? Prisma.sql`title` : Prisma.sql`''`} AS title,
-           ${contentText === undefined ? Prisma.sql`content_text` : Prisma.sql`''`} AS content_text
-    FROM notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid FOR UPDATE`;
-  // No such note: the UPDATE finds nothing either and answers 404.
-  if (!current) return undefined;
-  title ??= current.title;
-  contentText ??= current.content_text;
-  const search = searchColumns(title, contentText);
-  await addToVocabulary(tx, search.searchTokens);
-  return search;
 }
 
 /** Deletes a note, only at `ifVersion` when given. */

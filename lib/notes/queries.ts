@@ -2,13 +2,7 @@ import { Prisma, type DbClient } from "@/lib/db/client";
 import { AppError, MESSAGES } from "@/lib/errors";
 import { encodeCursor, type NoteCursor } from "@/lib/notes/cursor";
 import type { TNote } from "@/lib/notes/schemas";
-import {
-  escapeLikePattern,
-  MAX_INDEXED_TOKEN_LENGTH,
-  MIN_TOKEN_TERM_LENGTH,
-  normalizeTerm,
-  searchTerms,
-} from "@/lib/notes/search-tokens";
+import { escapeLikePattern, MAX_INDEXED_TOKEN_LENGTH, MIN_TOKEN_TERM_LENGTH, searchTerms, termLength } from "@/lib/notes/search-tokens";
 import { isoTimestamp, NOTE_OMIT, NOTE_TAGS_INCLUDE, noteColumnsSql, noteJsonSql, serializeNoteWithTags } from "@/lib/notes/serialize";
 
 export { searchTerms } from "@/lib/notes/search-tokens";
@@ -32,28 +26,36 @@ export type NoteListJson = { notesJson: string; total: number; nextCursor?: stri
 const NOTE_COLUMNS = noteColumnsSql("n");
 const NOTE_JSON = noteJsonSql("p");
 
-const textMatch = (term: string) => {
-  const pattern = `%${escapeLikePattern(term)}%`;
-  return Prisma.sql`(n.title ILIKE ${pattern} OR n.content_text ILIKE ${pattern})`;
-};
+/** `%term%`, folded by the database's search_fold: the one definition of a match. */
+const foldedPattern = (term: string) => Prisma.sql`('%' || search_fold(${escapeLikePattern(term)}) || '%')`;
+
+/** The term in a note holding an over-long token: its folded text, title and body apart. */
+const textMatch = (term: string) => Prisma.sql`search_fold(n.title || ' ' || n.content_text) LIKE ${foldedPattern(term)}`;
 
 /**
- * The notes holding a token that contains the (lower-cased) term, through the
- * vocabulary. As a plain `&&` the token index answers it; wrapped, it becomes a
+ * The term in one of the note's folded tokens, read from the note: for terms
+ * too short for the vocabulary to narrow. Tokens hold no whitespace, so joined
+ * with spaces they match exactly where a single token would.
+ */
+const noteTokensMatch = (term: string) => Prisma.sql`array_to_string(n.search_tokens, ' ') LIKE ${foldedPattern(term)}`;
+
+/**
+ * The notes holding a token of the account's vocabulary that contains the
+ * term. As a plain `&&` the token index answers it; wrapped, it becomes a
  * per-note test, for walking the list order instead.
  */
-const tokenMatch = (normalized: string, useIndex: boolean) => {
-  const overlap = Prisma.sql`n.search_tokens && (SELECT coalesce(array_agg(v.token), '{}'::text[]) FROM search_vocabulary v WHERE v.token LIKE ${`%${escapeLikePattern(normalized)}%`})`;
+const tokenMatch = (userId: string, term: string, useIndex: boolean) => {
+  const overlap = Prisma.sql`n.search_tokens && (SELECT coalesce(array_agg(v.token), '{}'::text[]) FROM search_vocabulary v WHERE v.user_id = ${userId}::uuid AND v.token LIKE ${foldedPattern(term)})`;
   return useIndex ? overlap : Prisma.sql`coalesce(${overlap}, false)`;
 };
 
 /**
  * The filters as one or two disjoint branches, each a WHERE clause. Without a
  * search there is one. With a search, notes whose tokens were all indexed are
- * matched through the token index (terms too short to narrow the vocabulary
- * fall back to their text), and the few notes holding an over-long token are
- * matched on their text. Keeping the two apart lets the common case run on the
- * index alone, without reading any note's tokens or text.
+ * matched through their tokens (through the vocabulary's index, or, for terms
+ * too short to narrow it, read from each note), and the few notes holding an
+ * over-long token are matched on their folded text. Keeping the two apart lets
+ * the common case run on the indexes alone, without reading any note's text.
  */
 function filterBranches(options: Pick<ListNotesOptions, "userId" | "search" | "tagId" | "cursor">, useIndex = true): Prisma.Sql[] {
   const base = [Prisma.sql`n.user_id = ${options.userId}::uuid`];
@@ -68,14 +70,11 @@ function filterBranches(options: Pick<ListNotesOptions, "userId" | "search" | "t
 
   const overflow = [...base, Prisma.sql`n.search_overflow`, ...terms.map(textMatch)];
   // A term longer than any indexed token can only occur inside an over-long one.
-  if (terms.some((term) => normalizeTerm(term).length > MAX_INDEXED_TOKEN_LENGTH)) return [Prisma.join(overflow, " AND ")];
+  if (terms.some((term) => termLength(term) > MAX_INDEXED_TOKEN_LENGTH)) return [Prisma.join(overflow, " AND ")];
   const indexed = [
     ...base,
     Prisma.sql`NOT n.search_overflow`,
-    ...terms.map((term) => {
-      const normalized = normalizeTerm(term);
-      return normalized.length < MIN_TOKEN_TERM_LENGTH ? textMatch(term) : tokenMatch(normalized, useIndex);
-    }),
+    ...terms.map((term) => (termLength(term) < MIN_TOKEN_TERM_LENGTH ? noteTokensMatch(term) : tokenMatch(options.userId, term, useIndex))),
   ];
   return [Prisma.join(indexed, " AND "), Prisma.join(overflow, " AND ")];
 }

@@ -1,50 +1,39 @@
 /**
- * Search by tokens. A search term never contains whitespace, so it occurs in a
- * text exactly when it occurs inside one of the text's whitespace-separated
- * tokens. Each note stores its distinct lower-cased tokens (GIN-indexed), and a
- * shared vocabulary of all tokens carries a trigram index: a term is looked up
- * in the small vocabulary first, and the notes are then found through the
- * tokens that contain it, without reading any note's text.
+ * Search terms. What a match is lives in the database (the
+ * search_folding_in_database migration): a note matches a term when
+ * search_fold(term) occurs in search_fold(title) or search_fold(content_text),
+ * Unicode full case folding whatever the server's locale. Triggers keep each
+ * note's distinct folded tokens (GIN-indexed) and each account's vocabulary
+ * (trigram-indexed): a term is looked up in the small vocabulary first, and
+ * the notes are then found through the tokens that contain it.
  *
- * Terms and tokens are split and lower-cased here, in one place, by the same
- * rules, so the token path and a plain substring match agree.
+ * This file only splits the typed search into terms, with the same whitespace
+ * the database splits notes with.
  */
 
-/** Longer tokens are not indexed; a note holding one is matched by a substring scan instead. */
+/** Longer tokens are not indexed; a note holding one is matched by a scan of its text instead. */
 export const MAX_INDEXED_TOKEN_LENGTH = 100;
 
-/** Shorter terms match too many tokens for the vocabulary to narrow anything: they use a substring scan. */
+/** Shorter terms match too many tokens for the vocabulary to narrow anything: they are matched against each note's tokens. */
 export const MIN_TOKEN_TERM_LENGTH = 3;
 
-const WHITESPACE = /\s+/;
+/**
+ * JavaScript's `\s`, written out: the database's search_note_tokens splits
+ * notes on exactly these characters (a test holds the two together).
+ */
+export const SEARCH_WHITESPACE = "\\u0009-\\u000d\\u0020\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
+const WHITESPACE = new RegExp(`[${SEARCH_WHITESPACE}]+`, "u");
 
 /** The search's terms, as typed, split on whitespace. */
 export function searchTerms(search: string | undefined): string[] {
   return (search ?? "").split(WHITESPACE).filter((term) => term.length > 0);
 }
 
-export function normalizeTerm(term: string): string {
-  return term.toLowerCase();
-}
-
-export type NoteTokens = {
-  /** Distinct lower-cased tokens of the title and the text, up to the indexed length. */
-  tokens: string[];
-  /** True when some token was too long to index. */
-  overflow: boolean;
-};
-
-export function noteSearchTokens(title: string, contentText: string): NoteTokens {
-  const distinct = new Set<string>();
-  let overflow = false;
-  for (const source of [title, contentText]) {
-    for (const token of source.toLowerCase().split(WHITESPACE)) {
-      if (token.length === 0) continue;
-      if (token.length > MAX_INDEXED_TOKEN_LENGTH) overflow = true;
-      else distinct.add(token);
-    }
-  }
-  return { tokens: [...distinct], overflow };
+/** Length in code points: folding never shortens a term, so a term longer than this folds longer too. */
+export function termLength(term: string): number {
+  let length = 0;
+  for (const _ of term) length += 1;
+  return length;
 }
 
 /** Makes `%`, `_` and `\` match themselves in a LIKE pattern (backslash is PostgreSQL's default escape). */

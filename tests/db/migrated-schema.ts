@@ -41,19 +41,28 @@ export async function expectMigratedSchema(query: QueryRows): Promise<void> {
   );
   expect(searchIndexes).toEqual([
     { indexname: "notes_user_id_search_tokens_idx", indexdef: expect.stringContaining("(user_id, search_tokens)") },
-    { indexname: "search_vocabulary_token_idx", indexdef: expect.stringContaining("(token gin_trgm_ops)") },
+    { indexname: "search_vocabulary_user_id_token_idx", indexdef: expect.stringContaining("(user_id, token gin_trgm_ops)") },
   ]);
 
   // Search indexes take writes directly, with no pending list to scan (the embedded database never vacuums).
-  const options = await query("SELECT relname, reloptions FROM pg_class WHERE relname IN ('notes_user_id_search_tokens_idx', 'search_vocabulary_token_idx') ORDER BY relname");
+  const options = await query("SELECT relname, reloptions FROM pg_class WHERE relname IN ('notes_user_id_search_tokens_idx', 'search_vocabulary_user_id_token_idx') ORDER BY relname");
   expect(options.map((row) => [row.relname, row.reloptions])).toEqual([
     ["notes_user_id_search_tokens_idx", ["fastupdate=off"]],
-    ["search_vocabulary_token_idx", ["fastupdate=off"]],
+    ["search_vocabulary_user_id_token_idx", ["fastupdate=off"]],
   ]);
 
-  // The counters' triggers, which the schema cannot describe.
+  // The counters' and the search's triggers, which the schema cannot describe.
   const triggers = await query("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal ORDER BY tgname");
-  expect(triggers.map((row) => row.tgname)).toEqual(["note_tags_count_delete", "note_tags_count_insert", "notes_count_delete", "notes_count_insert"]);
+  expect(triggers.map((row) => row.tgname)).toEqual([
+    "note_tags_count_delete",
+    "note_tags_count_insert",
+    "notes_count_delete",
+    "notes_count_insert",
+    "notes_search",
+    "notes_vocabulary_delete",
+    "notes_vocabulary_insert",
+    "notes_vocabulary_update",
+  ]);
 
   const history = await query(
     "SELECT migration_name, checksum, finished_at IS NOT NULL AS finished, rolled_back_at, applied_steps_count FROM _prisma_migrations ORDER BY migration_name",
