@@ -1,27 +1,34 @@
 import Link from "next/link";
 import { NoteListKeys } from "@/components/notes/note-list-keys";
 import { RelativeTime } from "@/components/ui/relative-time";
-import { noteExcerpt } from "@/lib/notes/excerpt";
+import { noteExcerpt, type ExcerptPart } from "@/lib/notes/excerpt";
 import type { TNote } from "@/lib/notes/schemas";
+import type { NoteHighlight } from "@/lib/notes/snippet";
 
-export function NoteList({ notes, terms, now }: { notes: TNote[]; terms: string[]; now: number }) {
+function Marked({ parts }: { parts: ExcerptPart[] }) {
+  return parts.map((part, index) => (part.match ? <mark key={index}>{part.text}</mark> : <span key={index}>{part.text}</span>));
+}
+
+/** The notes as rows; with a search's highlights, matches in titles and text are marked. */
+export function NoteList({ notes, highlights, now }: { notes: TNote[]; highlights?: NoteHighlight[]; now: number }) {
   return (
     <NoteListKeys>
       <ul className="note-list" aria-label="Notes">
-        {notes.map((note) => {
-          const excerpt = noteExcerpt(note.contentText, terms);
+        {notes.map((note, index) => {
+          const highlight = highlights?.[index];
+          const excerpt = highlight ? highlight.snippet : noteExcerpt(note.contentText);
           return (
             <li key={note.id}>
               <Link href={`/notes/${note.id}`} className="note-row" data-note-row="">
                 <span className="note-row-top">
-                  <span className="note-title">{note.title}</span>
+                  <span className="note-title">{highlight ? <Marked parts={highlight.title} /> : note.title}</span>
                   <span className="note-time">
                     <RelativeTime iso={note.updatedAt} now={now} />
                   </span>
                 </span>
                 {excerpt.length > 0 ? (
                   <span className="note-excerpt">
-                    {excerpt.map((part, index) => (part.match ? <mark key={index}>{part.text}</mark> : <span key={index}>{part.text}</span>))}
+                    <Marked parts={excerpt} />
                   </span>
                 ) : (
                   <span className="note-excerpt empty">No text yet</span>

@@ -1,12 +1,27 @@
 import Link from "next/link";
 
-export function Pagination({ page, pageSize, total, query, tagId }: { page: number; pageSize: number; total: number; query: string; tagId?: string }) {
+export function Pagination({
+  page,
+  pageSize,
+  total,
+  query,
+  tagId,
+  sort,
+}: {
+  page: number;
+  pageSize: number;
+  total: number;
+  query: string;
+  tagId?: string;
+  sort?: "updated" | "relevance";
+}) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (pages <= 1) return null;
   const href = (target: number) => {
     const params = new URLSearchParams();
     if (query) params.set("q", query);
     if (tagId) params.set("tag", tagId);
+    if (sort === "updated") params.set("sort", sort);
     if (target > 1) params.set("page", String(target));
     const search = params.toString();
     return search ? `/notes?${search}` : "/notes";

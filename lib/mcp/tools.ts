@@ -83,13 +83,13 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
     name: "search_notes",
     title: "Search notes",
     description:
-      "List your notes, most recently updated first. search: whitespace-separated terms that must all occur (case-insensitively) in the title or text; tagId filters by tag; limit (1 to 500, default 100) and offset page through `total` matches.",
+      "List your notes, most recently updated first. search: whitespace-separated terms that must all occur (ignoring case) in the title or text; sort: \"relevance\" puts the best matches first (title, then whole words); highlight: true adds each note's `snippet`, its text around the first match with matches in <mark>…</mark>; tagId filters by tag; limit (1 to 500, default 100) and offset page through `total` matches.",
     input: ZListNotesQuerySchema,
     readOnly: true,
     async run(args, { user, db }) {
       // The REST query schema reads strings, as a query string has them.
       const asQuery = Object.fromEntries(
-        Object.entries(args).map(([name, value]) => [name, typeof value === "number" ? String(value) : value]),
+        Object.entries(args).map(([name, value]) => [name, typeof value === "number" || typeof value === "boolean" ? String(value) : value]),
       );
       const query = parseWith(ZListNotesQuerySchema, asQuery, "INVALID_QUERY");
       return { json: await listNotes(db, { userId: user.userId, ...query }) };

@@ -1,22 +1,17 @@
-/** A run of excerpt text; `match` marks a search term to highlight. */
+/** A run of excerpt text; `match` marks a search match to highlight. */
 export type ExcerptPart = { text: string; match: boolean };
 
-/**
- * A short excerpt of a note's text for lists: the start of the text, or, when
- * searching, a window around the first term found, with every term marked.
- */
-export function noteExcerpt(text: string, terms: string[] = [], maxLength = 180): ExcerptPart[] {
-  const flat = text.replace(/\s+/g, " ").trim();
-  if (!flat) return [];
-  // Longest first, so "notebook" is marked whole rather than as "note" + "book".
-  const needles = terms
-    .map((term) => term.toLowerCase())
-    .filter((term) => term.length > 0)
-    .sort((a, b) => b.length - a.length);
-  const lower = flat.toLowerCase();
+const EXCERPT_LENGTH = 180;
 
+/**
+ * A short excerpt of a note's (whitespace-collapsed) text for lists: its
+ * start, or, when it has matches ([start, end) ranges, in order), a window
+ * around the first one, with every match inside the window marked.
+ */
+export function excerptAround(flat: string, ranges: readonly (readonly [number, number])[] = [], maxLength = EXCERPT_LENGTH): ExcerptPart[] {
+  if (!flat) return [];
   let start = 0;
-  const first = needles.map((needle) => lower.indexOf(needle)).filter((index) => index >= 0).sort((a, b) => a - b)[0];
+  const first = ranges[0]?.[0];
   if (first !== undefined && first > maxLength / 3) {
     // Start a little before the match, at a word boundary.
     const from = Math.max(0, first - Math.floor(maxLength / 4));
@@ -28,30 +23,24 @@ export function noteExcerpt(text: string, terms: string[] = [], maxLength = 180)
     const space = flat.lastIndexOf(" ", end);
     if (space > start + maxLength / 2) end = space;
   }
-  const window = flat.slice(start, end);
-  const parts = markTerms(window, needles);
+  // A match running past the window's end is kept whole.
+  for (const [from, to] of ranges) if (from < end && to > end) end = to;
+  const parts: ExcerptPart[] = [];
+  let at = start;
+  for (const [from, to] of ranges) {
+    if (to <= start || from >= end) continue;
+    const markFrom = Math.max(from, start);
+    if (markFrom > at) parts.push({ text: flat.slice(at, markFrom), match: false });
+    parts.push({ text: flat.slice(markFrom, to), match: true });
+    at = to;
+  }
+  if (at < end) parts.push({ text: flat.slice(at, end), match: false });
   if (start > 0) parts.unshift({ text: "…", match: false });
   if (end < flat.length) parts.push({ text: "…", match: false });
   return parts;
 }
 
-function markTerms(text: string, needles: string[]): ExcerptPart[] {
-  if (needles.length === 0) return [{ text, match: false }];
-  const lower = text.toLowerCase();
-  const parts: ExcerptPart[] = [];
-  let index = 0;
-  let plainFrom = 0;
-  while (index < text.length) {
-    const needle = needles.find((candidate) => lower.startsWith(candidate, index));
-    if (needle) {
-      if (index > plainFrom) parts.push({ text: text.slice(plainFrom, index), match: false });
-      parts.push({ text: text.slice(index, index + needle.length), match: true });
-      index += needle.length;
-      plainFrom = index;
-    } else {
-      index += 1;
-    }
-  }
-  if (plainFrom < text.length) parts.push({ text: text.slice(plainFrom), match: false });
-  return parts;
+/** The start of a note's text, for lists without a search. */
+export function noteExcerpt(text: string): ExcerptPart[] {
+  return excerptAround(text.replace(/\s+/g, " ").trim());
 }

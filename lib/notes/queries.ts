@@ -3,14 +3,18 @@ import { AppError, MESSAGES } from "@/lib/errors";
 import { encodeCursor, type NoteCursor } from "@/lib/notes/cursor";
 import type { TNote } from "@/lib/notes/schemas";
 import { escapeLikePattern, MAX_INDEXED_TOKEN_LENGTH, MIN_TOKEN_TERM_LENGTH, searchTerms, termLength } from "@/lib/notes/search-tokens";
+import { highlightNotes, snippetHtml } from "@/lib/notes/snippet";
 import { isoTimestamp, NOTE_OMIT, NOTE_TAGS_INCLUDE, noteColumnsSql, noteJsonSql, serializeNoteWithTags } from "@/lib/notes/serialize";
 
-export { searchTerms } from "@/lib/notes/search-tokens";
 
 export type ListNotesOptions = {
   userId: string;
   /** Whitespace-separated terms, all of which must occur in the title or the text. */
   search?: string;
+  /** With a search, "relevance" ranks the matches (see relevanceScore); otherwise, and by default, most recently updated first. */
+  sort?: NoteSort;
+  /** With a search, add each note's `snippet` (lib/notes/snippet.ts). */
+  highlight?: boolean;
   tagId?: string;
   limit: number;
   offset: number;
@@ -18,6 +22,8 @@ export type ListNotesOptions = {
 };
 
 export type NoteList = { notes: TNote[]; total: number; nextCursor?: string };
+
+type NoteSort = "updated" | "relevance";
 
 /** A page already serialized by the database, for handlers that pass it straight through. */
 export type NoteListJson = { notesJson: string; total: number; nextCursor?: string };
@@ -80,6 +86,25 @@ function filterBranches(options: Pick<ListNotesOptions, "userId" | "search" | "t
 }
 
 /**
+ * How well a matching note answers the terms: for each term, 4 when it occurs
+ * in the title, plus 2 when it is a whole word of the note (a token equal to
+ * it) or 1 when a word starts with it. Read from the note's stored search
+ * columns only, so ranking every match of a common term costs no folding.
+ */
+function relevanceScore(terms: string[]): Prisma.Sql {
+  return Prisma.join(
+    terms.map((term) => {
+      const escaped = escapeLikePattern(term);
+      return Prisma.sql`(CASE WHEN n.search_title LIKE ${foldedPattern(term)} THEN 4 ELSE 0 END
+        + CASE WHEN search_fold(${term}) = ANY (n.search_tokens) THEN 2
+               WHEN (' ' || array_to_string(n.search_tokens, ' ')) LIKE ('% ' || search_fold(${escaped}) || '%') THEN 1
+               ELSE 0 END)`;
+    }),
+    " + ",
+  );
+}
+
+/**
  * The exact number of notes matching the filters. Without a search it comes
  * from counters that triggers keep in the same transaction as every write, so
  * a large account's total costs no counting.
@@ -110,8 +135,9 @@ const WALK_COST = 8;
 export async function listNotesJson(db: DbClient, options: ListNotesOptions): Promise<NoteListJson> {
   // One row past the page tells whether a next page exists.
   const take = options.limit + 1;
-  const order = Prisma.sql`ORDER BY updated_at DESC, id DESC LIMIT ${take} OFFSET ${options.offset}`;
-  const searching = searchTerms(options.search).length > 0;
+  const terms = searchTerms(options.search);
+  const searching = terms.length > 0;
+  const ranked = searching && options.sort === "relevance";
   // With a search the count comes first: it tells how to find the page.
   const matches = searching ? await countMatches(db, options) : null;
   // Walking the list order and testing each note stops after about
@@ -119,29 +145,35 @@ export async function listNotesJson(db: DbClient, options: ListNotesOptions): Pr
   // collecting every match through the token index and sorting touches
   // `matches` notes, each far cheaper (measured: about WALK_COST times).
   // Take the cheaper: the walk for a common term's first pages, the index for
-  // a rare term or a deep page.
-  const walk = matches !== null && (options.offset + take) * matches.notes * WALK_COST < matches.total * matches.total;
+  // a rare term or a deep page. Ranking needs every match: never a walk.
+  const walk = !ranked && matches !== null && (options.offset + take) * matches.notes * WALK_COST < matches.total * matches.total;
   const wheres = filterBranches(options, !walk);
-  const fetched =
-    !searching || walk
-      ? Prisma.sql`SELECT id, updated_at FROM (${Prisma.join(
-          wheres.map((where) => Prisma.sql`(SELECT n.id, n.updated_at FROM notes n WHERE ${where} ORDER BY n.updated_at DESC, n.id DESC LIMIT ${take + options.offset})`),
+  const page = Prisma.sql`LIMIT ${take} OFFSET ${options.offset}`;
+  // The page's notes with their positions in the list's order.
+  const fetched = ranked
+    ? Prisma.sql`SELECT id, row_number() OVER (ORDER BY score DESC, updated_at DESC, id DESC) AS position FROM (
+        SELECT id, updated_at, score FROM (${Prisma.join(
+          wheres.map((where) => Prisma.sql`SELECT n.id, n.updated_at, ${relevanceScore(terms)} AS score FROM notes n WHERE ${where}`),
           " UNION ALL ",
-        )}) AS ordered ${order}`
-      : Prisma.sql`SELECT id, updated_at FROM (${Prisma.join(
-          wheres.map((where) => Prisma.sql`SELECT n.id, n.updated_at FROM notes n WHERE ${where}`),
+        )}) AS matches ORDER BY score DESC, updated_at DESC, id DESC ${page}) AS ranked`
+    : Prisma.sql`SELECT id, row_number() OVER (ORDER BY updated_at DESC, id DESC) AS position FROM (
+        SELECT id, updated_at FROM (${Prisma.join(
+          wheres.map((where) =>
+            !searching || walk
+              ? Prisma.sql`(SELECT n.id, n.updated_at FROM notes n WHERE ${where} ORDER BY n.updated_at DESC, n.id DESC LIMIT ${take + options.offset})`
+              : Prisma.sql`SELECT n.id, n.updated_at FROM notes n WHERE ${where}`,
+          ),
           " UNION ALL ",
-        )}) AS matches ${order}`;
+        )}) AS matches ORDER BY updated_at DESC, id DESC ${page}) AS ordered`;
   const [pageRows, total] = await Promise.all([
     db.$queryRaw<{ notes: string; next_updated_at: string | null; next_id: string | null; fetched: bigint | number }[]>`
       WITH fetched AS MATERIALIZED (${fetched}),
       page AS (
-        SELECT ${NOTE_COLUMNS},
-               row_number() OVER (ORDER BY n.updated_at DESC, n.id DESC) AS position
+        SELECT ${NOTE_COLUMNS}, f.position
         FROM fetched f JOIN notes n ON n.id = f.id
       )
       SELECT
-        coalesce(json_agg(${NOTE_JSON} ORDER BY p.updated_at DESC, p.id DESC) FILTER (WHERE p.position <= ${options.limit}), '[]'::json)::text AS notes,
+        coalesce(json_agg(${NOTE_JSON} ORDER BY p.position) FILTER (WHERE p.position <= ${options.limit}), '[]'::json)::text AS notes,
         max(${isoTimestamp(Prisma.sql`p.updated_at`)}) FILTER (WHERE p.position = ${options.limit}) AS next_updated_at,
         max(p.id::text) FILTER (WHERE p.position = ${options.limit}) AS next_id,
         count(*) AS fetched
@@ -149,12 +181,20 @@ export async function listNotesJson(db: DbClient, options: ListNotesOptions): Pr
     matches ? Promise.resolve(matches.total) : countNotes(db, options),
   ]);
   const row = pageRows[0]!;
-  const hasMore = Number(row.fetched) > options.limit;
+  // A cursor continues the default order only; ranked pages go by offset.
+  const hasMore = !ranked && Number(row.fetched) > options.limit;
   return {
-    notesJson: row.notes,
+    notesJson: searching && options.highlight ? await withSnippets(db, row.notes, options.search) : row.notes,
     total,
     nextCursor: hasMore && row.next_updated_at && row.next_id ? encodeCursor({ updatedAt: row.next_updated_at, id: row.next_id }) : undefined,
   };
+}
+
+/** The page's notes, each with its `snippet`. */
+async function withSnippets(db: DbClient, notesJson: string, search: string | undefined): Promise<string> {
+  const notes = JSON.parse(notesJson) as TNote[];
+  const highlights = await highlightNotes(db, notes, search);
+  return JSON.stringify(notes.map((note, index) => ({ ...note, snippet: snippetHtml(highlights[index]!.snippet) })));
 }
 
 /** A page of the user's notes as objects (see listNotesJson). */

@@ -18,12 +18,28 @@ const SEARCH_MAX = 1000;
 const LIST_LIMIT_MAX = 500;
 const LIST_LIMIT_DEFAULT = 100;
 
-export const ZListNotesQuerySchema = z.object({
+const queryBoolean = z.enum(["true", "false"]).transform((value) => value === "true");
+
+export const ZListNotesQuerySchema = z
+  .object({
   search: z
     .string()
     .max(SEARCH_MAX)
     .optional()
-    .meta({ description: "Whitespace-separated terms; a note matches when every term occurs (case-insensitively) in its title or contentText." }),
+    .meta({
+      description:
+        "Whitespace-separated terms; a note matches when every term occurs in its title or contentText, ignoring case by Unicode full case folding (ΚΟΣΜΟΣ, κόσμος and κοσμοσ differ only by the accent; Straße matches STRASSE).",
+    }),
+  sort: z
+    .enum(["updated", "relevance"])
+    .optional()
+    .meta({
+      description:
+        "updated (default): most recently updated first. relevance, with a search: the best matches first (a term in the title counts most, then a term that is a whole word, then one that starts a word), ties most recently updated first; pages by offset, without nextCursor.",
+    }),
+  highlight: queryBoolean.optional().meta({
+    description: "true, with a search: each note carries `snippet`, a short excerpt of its text around the first match, HTML-escaped, with every match in <mark>…</mark>.",
+  }),
   tagId: z.guid().optional().meta({ description: "Only notes with this tag." }),
   limit: queryInt(1, LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT).meta({
     description: "Page size, 1 to 500.",
@@ -42,7 +58,11 @@ export const ZListNotesQuerySchema = z.object({
     .optional()
     .meta({ description: "Continue after the page that returned this nextCursor (constant time at any depth)." }),
   offset: queryInt(0, 2_147_483_647, 0).meta({ description: "Notes to skip.", type: "integer", minimum: 0, default: 0 }),
-});
+  })
+  .refine((query) => !(query.cursor && query.sort === "relevance"), {
+    message: "cursor continues the default order; page relevance results with offset",
+    path: ["cursor"],
+  });
 
 const NOTES_PAGE_MAX = 100_000;
 const firstOf = (value: unknown) => (Array.isArray(value) ? value[0] : value);
@@ -62,6 +82,8 @@ export const ZNotesPageQuerySchema = z.object({
     }, ZListNotesQuerySchema.shape.search)
     .catch(undefined),
   tag: z.preprocess(firstOf, ZListNotesQuerySchema.shape.tagId).catch(undefined),
+  /** A search lists the best matches first unless `sort=updated` asks for the newest. */
+  sort: z.preprocess(firstOf, z.enum(["updated", "relevance"])).catch("relevance"),
   page: z.preprocess(firstOf, queryInt(1, NOTES_PAGE_MAX, 1)).catch(1),
 });
 
@@ -152,7 +174,11 @@ export const ZNoteFormatQuerySchema = z.object({
 });
 
 export const ZNoteListResponseSchema = z.object({
-  notes: z.array(ZNoteSchema),
+  notes: z.array(
+    ZNoteSchema.extend({
+      snippet: z.string().optional().meta({ description: "With highlight=true and a search: the text around the first match, HTML-escaped, matches in <mark>…</mark>." }),
+    }),
+  ),
   total: z.number().int().meta({ description: "Notes matching the filters across all pages." }),
   nextCursor: z.string().optional().meta({ description: "Present when more notes follow: pass it as `cursor` for the next page." }),
 });

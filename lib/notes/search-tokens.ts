@@ -31,9 +31,7 @@ export function searchTerms(search: string | undefined): string[] {
 
 /** Length in code points: folding never shortens a term, so a term longer than this folds longer too. */
 export function termLength(term: string): number {
-  let length = 0;
-  for (const _ of term) length += 1;
-  return length;
+  return Array.from(term).length;
 }
 
 /** Makes `%`, `_` and `\` match themselves in a LIKE pattern (backslash is PostgreSQL's default escape). */

@@ -39,7 +39,7 @@ const selectOf = <F extends readonly WireField[]>(fields: F) =>
 export const TAG_SELECT = selectOf(TAG_FIELDS);
 
 /** Search columns and the stored Markdown are for the server's own use: JSON reads leave them out. */
-export const NOTE_OMIT = { searchTokens: true, searchOverflow: true, contentMarkdown: true } as const;
+export const NOTE_OMIT = { searchTokens: true, searchOverflow: true, searchTitle: true, contentMarkdown: true } as const;
 
 /** Relation include that loads a note's tags, alphabetically. */
 export const NOTE_TAGS_INCLUDE = {

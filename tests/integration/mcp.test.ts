@@ -66,6 +66,18 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     expect((byName.rename_tag!.inputSchema as Record<string, any>).required).toEqual(["id", "name"]);
   });
 
+  it("search_notes ranks and highlights like GET /api/notes", async () => {
+    const user = stack.freshUser();
+    const client = await connect(user.token());
+    ok(await call(client, "create_note", { title: "Later", contentMarkdown: "a note about *capybaras*" }));
+    ok(await call(client, "create_note", { title: "Capybara facts", contentMarkdown: "big rodents" }));
+    const found = ok(await call(client, "search_notes", { search: "CAPYBARA", sort: "relevance", highlight: true }));
+    const rest = await stack.api("/api/notes?search=CAPYBARA&sort=relevance&highlight=true", { token: user.token() });
+    expect(found).toEqual(rest.body);
+    expect(found.notes.map((note: { title: string }) => note.title)).toEqual(["Capybara facts", "Later"]);
+    expect(found.notes[1].snippet).toBe("a note about <mark>capybara</mark>s");
+  });
+
   it("create_note, get_note, search_notes: the same notes and shapes as the REST API", async () => {
     const user = stack.freshUser();
     const client = await connect(user.token());

@@ -78,6 +78,49 @@ describe.each(TEST_DB_KINDS)("search through the token index, counters and curso
     }
   });
 
+  it("sort=relevance ranks title matches, then whole words, then word starts; highlight marks the matches", async () => {
+    const user = stack.freshUser();
+    const prefix = await create(user, { title: "Zoo trip", contentText: "wombats everywhere" });
+    const word = await create(user, { title: "Zoo log", contentText: "a WOMBAT <b>dug</b> & left" });
+    const title = await create(user, { title: "Wombat care", contentText: "feeding notes" });
+    const inside = await create(user, { title: "Misc", contentText: "the mywombatclub met" });
+    // Newest last: the default order is the reverse of creation.
+    const list = async (query: string) => {
+      const res = await stack.api(`/api/notes?search=wombat${query}`, { token: user.token() });
+      expect(res.status).toBe(200);
+      return res.body as { notes: { id: string; snippet?: string }[]; total: number; nextCursor?: string };
+    };
+    expect((await list("")).notes.map((n) => n.id)).toEqual([inside.id, title.id, word.id, prefix.id]);
+    const ranked = await list("&sort=relevance&limit=2");
+    expect(ranked.notes.map((n) => n.id)).toEqual([title.id, word.id]);
+    expect(ranked).toMatchObject({ total: 4 });
+    expect(ranked.nextCursor).toBeUndefined();
+    expect((await list("&sort=relevance&limit=2&offset=2")).notes.map((n) => n.id)).toEqual([prefix.id, inside.id]);
+    // Without highlight the notes are exactly the contract's Note.
+    expect((await list("")).notes[0]).not.toHaveProperty("snippet");
+
+    const highlighted = await list("&sort=relevance&highlight=true");
+    const snippets = Object.fromEntries(highlighted.notes.map((n) => [n.id, n.snippet]));
+    expect(snippets[word.id]).toBe("a <mark>WOMBAT</mark> &lt;b&gt;dug&lt;/b&gt; &amp; left");
+    expect(snippets[prefix.id]).toBe("<mark>wombat</mark>s everywhere");
+    expect(snippets[inside.id]).toBe("the my<mark>wombat</mark>club met");
+    expect(snippets[title.id]).toBe("feeding notes");
+
+    const bad = await stack.api(`/api/notes?search=wombat&sort=relevance&cursor=${encodeURIComponent(ranked.nextCursor ?? "x")}`, { token: user.token() });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe("Invalid query parameters");
+    for (const query of ["sort=best", "highlight=yes"]) {
+      expect((await stack.api(`/api/notes?search=wombat&${query}`, { token: user.token() })).status, query).toBe(400);
+    }
+  });
+
+  it("highlights folded matches where folding changes a word's length", async () => {
+    const user = stack.freshUser();
+    await create(user, { title: "Straße", contentText: "Die STRASSE und die Straße, ΚΟΣΜΟΣ" });
+    const res = await stack.api(`/api/notes?search=${encodeURIComponent("strasse κοσμος")}&highlight=true`, { token: user.token() });
+    expect(res.body.notes[0].snippet).toBe("Die <mark>STRASSE</mark> und die <mark>Straße</mark>, <mark>ΚΟΣΜΟΣ</mark>");
+  });
+
   it("keeps totals exact through creates, deletes and tag changes", async () => {
     const user = stack.freshUser();
     const tag = (await stack.api("/api/tags", { method: "POST", token: user.token(), json: { name: "t" } })).body.tag;

@@ -5,16 +5,18 @@ const TAG = "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10";
 
 describe("the notes page's query string", () => {
   it("reads q, tag and page as the list query does", () => {
-    expect(ZNotesPageQuerySchema.parse({ q: "  plans ", tag: TAG, page: "3" })).toEqual({ q: "plans", tag: TAG, page: 3 });
-    expect(ZNotesPageQuerySchema.parse({})).toEqual({ page: 1 });
+    expect(ZNotesPageQuerySchema.parse({ q: "  plans ", tag: TAG, page: "3" })).toEqual({ q: "plans", tag: TAG, page: 3, sort: "relevance" });
+    expect(ZNotesPageQuerySchema.parse({ q: "plans", sort: "updated" })).toEqual({ q: "plans", page: 1, sort: "updated" });
+    expect(ZNotesPageQuerySchema.parse({})).toEqual({ page: 1, sort: "relevance" });
   });
 
   it.each([
-    ["a tag that is not an id", { tag: "work" }, { page: 1 }],
-    ["a page that is not a whole number", { page: "2abc" }, { page: 1 }],
-    ["page 0", { page: "0" }, { page: 1 }],
-    ["a page past the last one allowed", { page: "100001" }, { page: 1 }],
-    ["a repeated parameter", { q: ["first", "second"], page: ["2", "5"] }, { q: "first", page: 2 }],
+    ["a tag that is not an id", { tag: "work" }, { page: 1, sort: "relevance" }],
+    ["a page that is not a whole number", { page: "2abc" }, { page: 1, sort: "relevance" }],
+    ["page 0", { page: "0" }, { page: 1, sort: "relevance" }],
+    ["a page past the last one allowed", { page: "100001" }, { page: 1, sort: "relevance" }],
+    ["a repeated parameter", { q: ["first", "second"], page: ["2", "5"] }, { q: "first", page: 2, sort: "relevance" }],
+    ["an order that is not one of ours", { sort: "oldest" }, { page: 1, sort: "relevance" }],
   ])("falls back to the default for %s", (_name, params, expected) => {
     expect(ZNotesPageQuerySchema.parse(params)).toEqual(expected);
   });

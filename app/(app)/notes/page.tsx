@@ -3,12 +3,14 @@ import Link from "next/link";
 import { NoteList } from "@/components/notes/note-list";
 import { NotesSearch } from "@/components/notes/notes-search";
 import { Pagination } from "@/components/notes/pagination";
+import { SortChoice } from "@/components/notes/sort-choice";
 import { TagFilter } from "@/components/notes/tag-filter";
 import { NewNoteButton } from "@/components/shell/new-note-button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
-import { listNotes, searchTerms } from "@/lib/notes/queries";
+import { listNotes } from "@/lib/notes/queries";
+import { highlightNotes } from "@/lib/notes/snippet";
 import { ZNotesPageQuerySchema } from "@/lib/notes/schemas";
 import { listTagsWithNoteCounts } from "@/lib/tags/queries";
 
@@ -26,16 +28,17 @@ function summary(total: number, query: string, tagName: string | undefined): str
 }
 
 export default async function NotesPage({ searchParams }: { searchParams: SearchParams }) {
-  const { q, tag: tagId, page } = ZNotesPageQuerySchema.parse(await searchParams);
+  const { q, tag: tagId, page, sort } = ZNotesPageQuerySchema.parse(await searchParams);
   const query = q ?? "";
 
   const returnTo = `/notes${query || tagId ? `?${new URLSearchParams({ ...(query ? { q: query } : {}), ...(tagId ? { tag: tagId } : {}) })}` : ""}`;
   const user = await requireUser(returnTo);
   const db = await getDb();
   const [{ notes, total }, tags] = await Promise.all([
-    listNotes(db, { userId: user.id, search: query || undefined, tagId, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
+    listNotes(db, { userId: user.id, search: query || undefined, sort, tagId, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
     listTagsWithNoteCounts(db, { userId: user.id }),
   ]);
+  const highlights = query ? await highlightNotes(db, notes, query) : undefined;
   const activeTag = tags.find((tag) => tag.id === tagId);
   const filtered = Boolean(query || tagId);
   const now = Date.now();
@@ -56,11 +59,14 @@ export default async function NotesPage({ searchParams }: { searchParams: Search
 
       {notes.length > 0 ? (
         <>
-          <p className="result-summary" aria-live="polite">
-            {summary(total, query, activeTag?.name)}
-          </p>
-          <NoteList notes={notes} terms={searchTerms(query)} now={now} />
-          <Pagination page={page} pageSize={PAGE_SIZE} total={total} query={query} tagId={tagId} />
+          <div className="result-summary-row">
+            <p className="result-summary" aria-live="polite">
+              {summary(total, query, activeTag?.name)}
+            </p>
+            {query ? <SortChoice query={query} tagId={tagId} sort={sort} /> : null}
+          </div>
+          <NoteList notes={notes} highlights={highlights} now={now} />
+          <Pagination page={page} pageSize={PAGE_SIZE} total={total} query={query} tagId={tagId} sort={query ? sort : undefined} />
         </>
       ) : filtered && total > 0 ? (
         <EmptyState
