@@ -83,6 +83,7 @@ export function renderMarkdown(report: BenchReport): string {
     }
     if (pgRun.soak) lines.push(soakLine(pgRun.soak));
     if (pgRun.hostile) lines.push("", ...renderHostile(pgRun.hostile));
+    lines.push("", ...renderRanked(pgRun.results));
     const sizes = [...new Set(pgRun.results.map((r) => r.userNotes))].sort((a, b) => a - b);
     if (sizes.length === 2) {
       lines.push("", `Growth of API p50 from ${sizes[0]!.toLocaleString("en")} to ${sizes[1]!.toLocaleString("en")} notes (target ≤ 2×):`, "");
@@ -101,6 +102,7 @@ export function renderMarkdown(report: BenchReport): string {
       const pgSame = pgRun?.results.find((x) => x.scenario === r.scenario && x.userNotes === r.userNotes);
       lines.push(`| ${r.userNotes.toLocaleString("en")} | ${r.scenario} | ${r.api.rps} | ${ms(r.api.p50)} | ${ms(r.api.p99)} | ${pgSame ? ms(pgSame.api.p50) : "–"} | ${pgSame ? ratio(r.api.p50, pgSame.api.p50) : "–"} |`);
     }
+    lines.push("", ...renderRanked(lite.results));
     lines.push("", `Server RSS: ${lite.rssBefore} MB before, ${lite.rssAfter} MB after.`);
     lines.push(`200 sequential rare-term searches: p50 ${ms(lite.sequentialRareSearch.p50)} ms, p99 ${ms(lite.sequentialRareSearch.p99)} ms.`);
     if (lite.soak) lines.push(soakLine(lite.soak));
@@ -113,4 +115,14 @@ export function renderMarkdown(report: BenchReport): string {
 function soakLine(soak: SoakResult): string {
   const errors = soak.errors === 0 ? "0 errors" : `${soak.errors} errors ${JSON.stringify(soak.errorsByStatus)}`;
   return `Tagged-write soak, ${soak.clients} clients of one account for ${soak.durationSec} s: ${soak.requests} requests (${soak.writes} tagged writes), ${soak.rps} req/s, p50 ${ms(soak.p50)} ms, p99 ${ms(soak.p99)} ms, ${errors}; note total ${soak.totalMatches ? "consistent" : "INCONSISTENT"}.`;
+}
+
+/** Each ranked search (sort=relevance) as a ratio to the same search unranked, in the same run. */
+function renderRanked(results: ScenarioResult[]): string[] {
+  const lines = ["Relevance ranking, API p50 of `sort=relevance` / the same search in the default order:", ""];
+  for (const r of results.filter((x) => x.scenario.endsWith(", ranked"))) {
+    const plain = results.find((x) => x.user === r.user && x.scenario === r.scenario.replace(", ranked", ""));
+    if (plain) lines.push(`- ${r.userNotes.toLocaleString("en")} notes, ${r.scenario}: ${ms(r.api.p50)} ms vs ${ms(plain.api.p50)} ms (${ratio(r.api.p50, plain.api.p50)})`);
+  }
+  return lines;
 }

@@ -76,6 +76,18 @@ export const SCENARIOS: Scenario[] = [
     naive: naiveList({ terms: [MARKERS.common.word] }),
   },
   {
+    name: "search rare term, ranked",
+    kind: "read",
+    api: () => ({ method: "GET", paths: [listPath({ search: MARKERS.rare.word, sort: "relevance" })] }),
+    naive: naiveList({ terms: [MARKERS.rare.word] }),
+  },
+  {
+    name: "search common term, ranked",
+    kind: "read",
+    api: () => ({ method: "GET", paths: [listPath({ search: MARKERS.common.word, sort: "relevance" })] }),
+    naive: naiveList({ terms: [MARKERS.common.word] }),
+  },
+  {
     name: "search two terms",
     kind: "read",
     api: () => ({ method: "GET", paths: [listPath({ search: `${MARKERS.common.word} ${MARKERS.second.word}` })] }),

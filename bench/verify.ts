@@ -28,6 +28,15 @@ export async function checkScenario(options: { scenario: Scenario; user: LoadedU
     terms: (query.get("search") ?? "").split(/\s+/).filter(Boolean),
   });
   const offset = Number(query.get("offset") ?? 0);
+  if (query.get("sort") === "relevance") {
+    // Ranked: the same matches, in another order.
+    const { rows: matches } = await sql.query<{ id: string }>(`SELECT n.id FROM notes n WHERE ${clause}`, params);
+    const ids = new Set(matches.map((row) => row.id));
+    if (body.total !== ids.size) return `total ${body.total}, database has ${ids.size}`;
+    const notes = body.notes ?? [];
+    if (notes.length !== Math.min(100, ids.size) || !notes.every((note) => ids.has(note.id))) return "ranked page is not a page of the matches";
+    return null;
+  }
   const [{ rows: page }, { rows: count }] = [
     await sql.query<{ id: string }>(`SELECT n.id FROM notes n WHERE ${clause} ORDER BY n.updated_at DESC, n.id DESC LIMIT 100 OFFSET ${offset}`, params),
     await sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM notes n WHERE ${clause}`, params),

@@ -100,6 +100,21 @@ describe("notes in the browser", () => {
     expect(await page.locator("#note-search").inputValue()).toBe("azulejo");
     expect(await page.locator("[data-note-row]").count()).toBe(1);
 
+    // Best match first: a note with the word in its title outranks the newer
+    // one with it in the text, matched across case and Greek final sigma, and
+    // marked in both; "Newest" gives the list order back.
+    await stack.api("/api/notes", { method: "POST", token: token(), json: { title: "ΚΟΣΜΟΣ atlas", contentText: "maps" } });
+    await stack.api("/api/notes", { method: "POST", token: token(), json: { title: "Reading", contentText: "a book on the κοσμος" } });
+    await page.locator("#note-search").fill("Κοσμος");
+    await page.waitForURL(/q=/);
+    await expect.poll(() => rows.allInnerTexts()).toEqual([expect.stringContaining("ΚΟΣΜΟΣ atlas"), expect.stringContaining("Reading")]);
+    expect(await rows.first().locator(".note-title mark").innerText()).toBe("ΚΟΣΜΟΣ");
+    expect(await rows.nth(1).locator(".note-excerpt mark").innerText()).toBe("κοσμος");
+    await screenshot(page, "notes-search-ranked");
+    await page.getByRole("link", { name: "Newest" }).click();
+    await page.waitForURL(/sort=updated/);
+    await expect.poll(() => rows.allInnerTexts()).toEqual([expect.stringContaining("Reading"), expect.stringContaining("ΚΟΣΜΟΣ atlas")]);
+
     await page.locator("#note-search").fill("zebra crossing");
     await page.waitForURL(/q=zebra\+crossing/);
     await expect.poll(() => page.getByRole("heading", { name: /No notes match/ }).count()).toBe(1);

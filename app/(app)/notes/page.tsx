@@ -48,7 +48,9 @@ export default async function NotesPage({ searchParams }: { searchParams: Search
       <div className="page-head">
         <div>
           <h1 className="page-title">Notes</h1>
-          <p className="page-subtitle">Yours and your agents’, most recently updated first.</p>
+          <p className="page-subtitle">
+            Yours and your agents’, {query && sort === "relevance" ? "best matches first" : "most recently updated first"}.
+          </p>
         </div>
       </div>
 
