@@ -10,7 +10,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { openPglite } from "@/lib/db/pglite";
-import { HOSTILE_MARKDOWN } from "@/tests/helpers/hostile-content";
+import { HOSTILE_MARKDOWN } from "@/bench/hostile-content";
 import { summarizeLatencies, type LatencySummary } from "./hostile";
 import { loadBenchData, type Sql } from "./load";
 import { realisticMarkdown } from "./markdown-notes";

@@ -94,6 +94,7 @@ const ERROR_DESCRIPTIONS: Partial<Record<string, string>> = {
   CONFLICT: "a tag with this name already exists",
   PRECONDITION_FAILED: "the note changed since the If-Match version",
   PAYLOAD_TOO_LARGE: "body over the size limit",
+  IDEMPOTENCY_KEY_REUSED: "the Idempotency-Key was already used with a different request body",
   UNSUPPORTED_MEDIA_TYPE: "Content-Type is not application/json",
   SERVER_CONFIG_ERROR: "server configuration error",
   INTERNAL: "unexpected server error",
@@ -119,6 +120,8 @@ function errorApplies(code: string, status: number, route: ApiRoute): boolean {
       return false; // answered only for methods the document does not list (see the description)
     case "CROSS_ORIGIN":
       return false; // only the browser's sign-in routes and server actions check the origin, and neither is in the document
+    case "IDEMPOTENCY_KEY_REUSED":
+      return route.headers?.includes("Idempotency-Key") ?? false;
     case "INVALID_QUERY":
       return route.query !== undefined;
     case "INVALID_JSON":

@@ -127,7 +127,7 @@ function toStoredBody(response: StoredResponse): Prisma.InputJsonValue {
 
 function replay(stored: { status: number; body: unknown; requestHash: string }, requestHash: string): Response {
   if (stored.requestHash !== requestHash) {
-    return jsonResponse({ error: IDEMPOTENCY_MESSAGES.keyReused }, { status: 422 });
+    throw new AppError("IDEMPOTENCY_KEY_REUSED", { userMessage: IDEMPOTENCY_MESSAGES.keyReused });
   }
   const { body, headers } = stored.body as StoredBody;
   return toResponse({ status: stored.status, body, headers }, true);
