@@ -73,6 +73,8 @@ describe("layout and accessibility of every page", () => {
     { name: "sign-in", path: "/sign-in", signedIn: false, ready: heading("Sign in") },
     { name: "sign-up", path: "/sign-up", signedIn: false, ready: heading(/account/i) },
     { name: "forgot-password", path: "/forgot-password", signedIn: false, ready: heading(/password/i) },
+    { name: "check-email", path: "/check-email?email=someone.with.a.really.long.address%40a-long-domain-name.example.com", signedIn: false, ready: heading("Check your email") },
+    { name: "verify-email-bad-link", path: "/verify-email?token=not-a-token", signedIn: false, ready: heading(/./) },
     {
       name: "notes",
       path: "/notes",
@@ -130,6 +132,13 @@ describe("layout and accessibility of every page", () => {
               return { scrollWidth: scroller.scrollWidth, innerWidth: window.innerWidth };
             });
             if (overflow.scrollWidth > overflow.innerWidth) problems.push(`${target.name}: ${overflow.scrollWidth} px wide in a ${overflow.innerWidth} px window`);
+            // Text running past its card's edge (clipped or not) is cut off for the reader too.
+            const spilled = await page.evaluate(() =>
+              [...document.querySelectorAll(".auth-card, .card, .note-list, .callout, .alert, .banner")]
+                .filter((box) => box.scrollWidth > box.clientWidth + 1 && getComputedStyle(box).overflowX !== "auto")
+                .map((box) => `${box.className} (${box.scrollWidth} px of content in ${box.clientWidth} px)`),
+            );
+            for (const box of spilled) problems.push(`${target.name}: content wider than .${box}`);
 
             const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
             for (const violation of results.violations) {
@@ -243,6 +252,38 @@ describe("layout and accessibility of every page", () => {
       }
       expect(names.some((name) => name.startsWith("A very long note title"))).toBe(true);
       expect(reached.filter((item) => !item.visible)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("every control of a note is reached with Tab, each with a visible focus ring", async () => {
+    const context = await stack.browser.newContext({ baseURL: stack.app.url, viewport: { width: 360, height: 740 }, storageState: signedIn });
+    try {
+      const page = await context.newPage();
+      await page.goto(`/notes/${noteId}`);
+      await editorBody(page).waitFor();
+      const reached: { name: string; visible: boolean }[] = [];
+      for (let i = 0; i < 20; i += 1) {
+        await page.keyboard.press("Tab");
+        const focused = await page.evaluate(() => {
+          const element = document.activeElement as HTMLElement | null;
+          if (!element || element === document.body) return null;
+          const style = getComputedStyle(element);
+          const ring = (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== "none";
+          const label = element.id ? document.querySelector(`label[for="${element.id}"]`)?.textContent : null;
+          return { name: (element.getAttribute("aria-label") || label || element.textContent || element.tagName).trim().replace(/\s+/g, " ").slice(0, 40), visible: ring };
+        });
+        if (!focused) break;
+        reached.push(focused);
+        if (focused.name === "Note body") break;
+      }
+      const names = reached.map((item) => item.name);
+      for (const expected of ["Skip to content", "Notes", "Delete note", "Title", "Remove tag planning", "Tags", "Note body"]) {
+        expect(names.some((name) => name.startsWith(expected)), `${expected} in ${names.join(" | ")}`).toBe(true);
+      }
+      // The body shows its focus with the caret, as any text field does.
+      expect(reached.filter((item) => !item.visible && item.name !== "Note body")).toEqual([]);
     } finally {
       await context.close();
     }
