@@ -3,7 +3,7 @@
 import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { NoteBlockEditor } from "@/components/editor/block-editor";
 import { ConflictBanner } from "@/components/editor/conflict-banner";
 import { draftMatches, readDraft, removeDraft, type NoteDraft } from "@/components/editor/note-draft";
@@ -15,7 +15,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ArrowLeftIcon, TrashIcon } from "@/components/ui/icons";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { contentToText } from "@/lib/editor/content-text";
-import { UNTITLED, type EditorNote } from "@/lib/editor/types";
+import { NEW_NOTE_PARAM, UNTITLED, type EditorNote } from "@/lib/editor/types";
 import { checkNoteVersionAction, deleteNoteAction, loadNoteAction } from "@/lib/notes/actions";
 import { NOTE_TITLE_MAX } from "@/lib/notes/schemas";
 import type { TTag } from "@/lib/tags/schemas";
@@ -40,6 +40,7 @@ function EditorSkeleton() {
 const BlockEditor = dynamic(() => import("@/components/editor/block-editor"), { ssr: false, loading: EditorSkeleton });
 
 const CHECK_REMOTE_MS = 30_000;
+const NEW_NOTE_KEY_PREFIX = "notes:new:";
 
 const normalize = (text: string) => text.replace(/\s+/g, " ").trim();
 
@@ -67,7 +68,7 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
   const handle = useRef<BlockEditorHandle | null>(null);
   /** A restored body waiting for the editor to exist. */
   const pendingBody = useRef<unknown[] | null>(null);
-  const titleInput = useRef<HTMLInputElement>(null);
+  const titleInput = useRef<HTMLTextAreaElement>(null);
   const loading = useRef(false);
   // Every setTitle/setTags below writes here first, so saves read the latest values.
   const state = useRef({ title, tags });
@@ -83,7 +84,37 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
     }),
     onSaved: () => setRestored(null),
   });
-  const { markChanged, flush, acceptRemote } = saver;
+  const { flush, acceptRemote } = saver;
+
+  /**
+   * True while this is a note "New note" just made and nothing has been
+   * written in it: leaving it then deletes it, so empty notes do not pile up.
+   * Kept per tab in sessionStorage, so a reload does not forget it.
+   */
+  const untouched = useRef(false);
+  const newKey = `${NEW_NOTE_KEY_PREFIX}${note.id}`;
+  const markChanged = useCallback(
+    (field: Parameters<typeof saver.markChanged>[0], delayMs?: number) => {
+      if (untouched.current) {
+        untouched.current = false;
+        sessionStorage.removeItem(newKey);
+      }
+      saver.markChanged(field, delayMs);
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- saver.markChanged is stable
+    [newKey],
+  );
+
+  /** Deletes the note if it is still the untouched new note (and nobody else wrote to it since: the delete is conditional on its version). */
+  const discardIfUntouched = useCallback(async (): Promise<boolean> => {
+    if (!untouched.current || saver.hasUnsaved() || saver.version() !== note.version) return false;
+    untouched.current = false;
+    sessionStorage.removeItem(newKey);
+    const result = await deleteNoteAction({ id: note.id, version: note.version }).catch(() => null);
+    if (result?.ok) removeDraft(note.id);
+    return result?.ok ?? false;
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- saver's functions read refs
+  }, [newKey, note.id, note.version]);
 
   const onReady = useCallback((editor: NoteBlockEditor) => {
     handle.current = {
@@ -159,12 +190,52 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
     showNote(current ?? note);
   }
 
+  // A note "New note" just made: remembered for this tab, and the marker leaves the address.
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    if (url.searchParams.has(NEW_NOTE_PARAM)) {
+      sessionStorage.setItem(newKey, "1");
+      url.searchParams.delete(NEW_NOTE_PARAM);
+      window.history.replaceState(window.history.state, "", url.pathname + url.search + url.hash);
+    }
+    untouched.current = sessionStorage.getItem(newKey) === "1" && !readDraft(note.id);
+  }, [newKey, note.id]);
+
+  // Leaving an untouched new note any other way than the Notes button (a link, a shortcut, Back) deletes it too.
+  // The check waits a moment: a development remount runs this cleanup and mounts again at once.
+  const mounted = useRef(false);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      window.setTimeout(() => {
+        if (mounted.current) return;
+        void discardIfUntouched().then((deleted) => {
+          if (deleted) router.refresh();
+        });
+      }, 0);
+    };
+  }, [discardIfUntouched, router]);
+
   // A new, empty note starts with its title selected (once: server re-renders pass a new `note` object).
   useEffect(() => {
     const empty = note.title === UNTITLED && !note.contentText.trim() && (!Array.isArray(note.content) || note.content.length === 0);
     if (empty) titleInput.current?.select();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per mount: server re-renders pass a new `note` object
   }, []);
+
+  // The title wraps: the field grows to show every line (where CSS field-sizing is not supported).
+  useLayoutEffect(() => {
+    const element = titleInput.current;
+    if (!element || CSS.supports("field-sizing", "content")) return;
+    const fit = () => {
+      element.style.height = "auto";
+      element.style.height = `${element.scrollHeight}px`;
+    };
+    fit();
+    window.addEventListener("resize", fit);
+    return () => window.removeEventListener("resize", fit);
+  }, [title]);
 
   // Ctrl/⌘+S saves now instead of opening the browser's save dialog.
   useEffect(() => {
@@ -211,10 +282,13 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
     event.preventDefault();
     await flush();
     if (saver.hasUnsaved() && !window.confirm("Your latest changes are not saved yet. Leave anyway?")) return;
+    // Deleted before the list loads, so the list never shows it.
+    await discardIfUntouched();
     router.push("/notes");
   }
 
   async function deleteNote() {
+    untouched.current = false;
     setDeleting(true);
     setDeleteError(null);
     const version = await saver.stop();
@@ -326,18 +400,22 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
       <label htmlFor="note-title" className="sr-only">
         Title
       </label>
-      <input
+      <textarea
         ref={titleInput}
         id="note-title"
         className="title-input"
+        rows={1}
         value={title}
         placeholder={UNTITLED}
         maxLength={NOTE_TITLE_MAX}
         autoComplete="off"
+        spellCheck
         onChange={(event) => {
+          // A title is one line: line breaks pasted into it become spaces.
+          const value = event.target.value.replace(/\r?\n/g, " ");
           // The ref first: a save may read it before React renders again.
-          state.current = { ...state.current, title: event.target.value };
-          setTitle(event.target.value);
+          state.current = { ...state.current, title: value };
+          setTitle(value);
           markChanged("title");
         }}
         onKeyDown={(event) => {

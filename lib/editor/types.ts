@@ -26,6 +26,9 @@ export type SaveNoteResult =
 
 export type DeleteNoteResult = { ok: true } | SaveNoteResult & { ok: false };
 
+/** Query parameter that marks a note "New note" has just made (the editor removes it from the address). */
+export const NEW_NOTE_PARAM = "new";
+
 /** Title stored for a note whose title field is left empty. */
 export const UNTITLED = "Untitled";
 

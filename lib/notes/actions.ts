@@ -10,7 +10,7 @@ import { getCurrentUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
 import { contentToText } from "@/lib/editor/content-text";
 import { NOTE_CONTENT_MAX_BYTES } from "@/lib/editor/document";
-import { contentTooLargeMessage, toEditorNote, UNTITLED, type DeleteNoteResult, type EditorNote, type SaveNoteResult } from "@/lib/editor/types";
+import { contentTooLargeMessage, NEW_NOTE_PARAM, toEditorNote, UNTITLED, type DeleteNoteResult, type EditorNote, type SaveNoteResult } from "@/lib/editor/types";
 import { AppError, MESSAGES } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { parseNoteEtag } from "@/lib/notes/etag";
@@ -19,12 +19,15 @@ import { NOTE_TITLE_MAX, ZNoteSchema, ZUpdateNoteSchema, type TNote } from "@/li
 import { getNoteOrThrow } from "@/lib/notes/queries";
 import { getNoteVersion } from "@/lib/notes/version";
 
-/** Creates an empty note and opens it. */
+/**
+ * Creates an empty note and opens it, marked new: the editor deletes it again
+ * if the person leaves without writing anything (see NoteEditor).
+ */
 export async function createNoteAction(): Promise<void> {
   const user = await getCurrentUser();
   if (!user) redirect("/sign-in");
   const { note } = await createNote(await getDb(), { userId: user.id, input: { title: UNTITLED, content: [], contentText: "" } });
-  redirect(`/notes/${note.id}`);
+  redirect(`/notes/${note.id}?${NEW_NOTE_PARAM}=1`);
 }
 
 const ZSaveNoteSchema = z.object({

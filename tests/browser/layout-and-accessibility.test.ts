@@ -1,0 +1,291 @@
+import { mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { AxeBuilder } from "@axe-core/playwright";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contentToText } from "@/lib/editor/content-text";
+import { createNote } from "@/lib/notes/mutations";
+import { createTag } from "@/lib/tags/mutations";
+import { editorBody, startBrowserStack, type BrowserStack } from "@/tests/helpers/browser";
+
+/** Where every page's screenshot goes, one file per page, width and colour scheme, for people to look at. */
+const SHOT_DIR = path.join(tmpdir(), "notes-layout-screenshots");
+
+const WIDTHS = [
+  { name: "phone", width: 360, height: 740 },
+  { name: "tablet", width: 768, height: 1000 },
+  { name: "desktop", width: 1280, height: 860 },
+] as const;
+const SCHEMES = ["light", "dark"] as const;
+
+const LONG_TITLE = "A very long note title that goes on and on about the quarterly planning meeting, its agenda, its minutes and every follow-up";
+const text = (value: string) => [{ type: "text", text: value, styles: {} }];
+
+type Target = { name: string; path: string; signedIn: boolean; ready: (page: Page) => Promise<void> };
+
+/**
+ * Every page, at phone, tablet and desktop widths, light and dark: axe finds
+ * nothing serious or critical, nothing scrolls sideways, and a screenshot of
+ * each is kept.
+ */
+describe("layout and accessibility of every page", () => {
+  let stack: BrowserStack;
+  let signedIn: Awaited<ReturnType<BrowserContext["storageState"]>>;
+  let noteId = "";
+  const person = { email: "ada.with.a.rather.long.address@example.com", password: "ada-password" };
+
+  beforeAll(async () => {
+    await mkdir(SHOT_DIR, { recursive: true });
+    stack = await startBrowserStack({
+      accounts: [person],
+      seed: async (db, [account]) => {
+        const userId = account!.id;
+        const tag = await createTag(db, { userId, input: { name: "planning" } });
+        await createTag(db, { userId, input: { name: "a-tag-with-a-long-name-for-narrow-screens" } });
+        const content = [
+          { type: "heading", props: { level: 2 }, content: text("Agenda") },
+          { type: "paragraph", content: text("Look at last quarter, then agree on what comes next. https://example.com/a/very/long/link/that/must/wrap/somewhere/on/a/phone") },
+          { type: "codeBlock", props: { language: "typescript" }, content: text('const total = items.reduce((sum, item) => sum + item.price * item.quantity, 0);\nconsole.log("total", total);') },
+          { type: "bulletListItem", content: text("Budget") },
+          { type: "checkListItem", props: { checked: true }, content: text("Book the room") },
+        ];
+        for (let i = 1; i <= 3; i += 1) {
+          const body = [{ type: "paragraph", content: text(`Short note ${i} with a line of text.`) }];
+          await createNote(db, { userId, input: { title: `Note ${i}`, content: body, contentText: contentToText(body) } });
+        }
+        const { note } = await createNote(db, { userId, input: { title: LONG_TITLE, content, contentText: contentToText(content), tagIds: [tag.id] } });
+        noteId = note.id;
+      },
+    });
+    const { context, page } = await stack.newPage();
+    await stack.signIn(page, person);
+    signedIn = await context.storageState();
+    await context.close();
+  });
+  afterAll(() => stack?.stop());
+
+  const heading = (name: string | RegExp) => async (page: Page) => {
+    await page.getByRole("heading", { name, level: 1 }).first().waitFor();
+  };
+  const targets: Target[] = [
+    { name: "landing", path: "/", signedIn: false, ready: heading(/notes/i) },
+    { name: "sign-in", path: "/sign-in", signedIn: false, ready: heading("Sign in") },
+    { name: "sign-up", path: "/sign-up", signedIn: false, ready: heading(/account/i) },
+    { name: "forgot-password", path: "/forgot-password", signedIn: false, ready: heading(/password/i) },
+    { name: "check-email", path: "/check-email?email=someone.with.a.really.long.address%40a-long-domain-name.example.com", signedIn: false, ready: heading("Check your email") },
+    { name: "verify-email-bad-link", path: "/verify-email?token=not-a-token", signedIn: false, ready: heading(/./) },
+    {
+      name: "notes",
+      path: "/notes",
+      signedIn: true,
+      ready: async (page) => {
+        await page.locator("[data-note-row]").first().waitFor();
+      },
+    },
+    {
+      name: "search",
+      path: "/notes?q=quarter",
+      signedIn: true,
+      ready: async (page) => {
+        await page.locator("[data-note-row] mark").first().waitFor();
+      },
+    },
+    {
+      name: "note",
+      path: "",
+      signedIn: true,
+      ready: async (page) => {
+        await editorBody(page).locator('[data-content-type="codeBlock"]').waitFor();
+      },
+    },
+    { name: "tags", path: "/tags", signedIn: true, ready: heading("Tags") },
+    { name: "connect", path: "/connect", signedIn: true, ready: heading("Connect an agent") },
+    { name: "missing-note", path: "/notes/00000000-0000-4000-8000-000000000000", signedIn: true, ready: heading("This note does not exist") },
+  ];
+
+  for (const scheme of SCHEMES) {
+    for (const size of WIDTHS) {
+      it(`${size.name} (${size.width} px), ${scheme}: no serious or critical axe violation and no sideways scroll on any page`, async () => {
+        const contexts = new Map<boolean, BrowserContext>();
+        const problems: string[] = [];
+        try {
+          for (const target of targets) {
+            let context = contexts.get(target.signedIn);
+            if (!context) {
+              context = await stack.browser.newContext({
+                baseURL: stack.app.url,
+                viewport: { width: size.width, height: size.height },
+                colorScheme: scheme,
+                reducedMotion: "reduce",
+                storageState: target.signedIn ? signedIn : undefined,
+              });
+              contexts.set(target.signedIn, context);
+            }
+            const page = await context.newPage();
+            page.setDefaultTimeout(15_000);
+            await page.goto(target.path || `/notes/${noteId}`);
+            await target.ready(page);
+
+            const overflow = await page.evaluate(() => {
+              const scroller = document.scrollingElement ?? document.documentElement;
+              return { scrollWidth: scroller.scrollWidth, innerWidth: window.innerWidth };
+            });
+            if (overflow.scrollWidth > overflow.innerWidth) problems.push(`${target.name}: ${overflow.scrollWidth} px wide in a ${overflow.innerWidth} px window`);
+            // Text running past its card's edge (clipped or not) is cut off for the reader too.
+            const spilled = await page.evaluate(() =>
+              [...document.querySelectorAll(".auth-card, .card, .note-list, .callout, .alert, .banner")]
+                .filter((box) => box.scrollWidth > box.clientWidth + 1 && getComputedStyle(box).overflowX !== "auto")
+                .map((box) => `${box.className} (${box.scrollWidth} px of content in ${box.clientWidth} px)`),
+            );
+            for (const box of spilled) problems.push(`${target.name}: content wider than .${box}`);
+
+            const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+            for (const violation of results.violations) {
+              if (violation.impact !== "serious" && violation.impact !== "critical") continue;
+              const where = violation.nodes
+                .slice(0, 3)
+                .map((node) => `${node.target.join(" ")}${node.failureSummary ? ` (${node.failureSummary.replace(/\s+/g, " ").slice(0, 160)})` : ""}`)
+                .join("; ");
+              problems.push(`${target.name}: ${violation.id} [${violation.impact}] ${violation.help}: ${where}`);
+            }
+
+            await page.screenshot({ path: path.join(SHOT_DIR, `${target.name}-${size.name}-${scheme}.png`), fullPage: true });
+            await page.close();
+          }
+        } finally {
+          for (const context of contexts.values()) await context.close();
+        }
+        expect(problems).toEqual([]);
+      });
+    }
+  }
+
+  it("the notes list keeps a long title on one line, ellipsised, with its time in view", async () => {
+    const context = await stack.browser.newContext({ baseURL: stack.app.url, viewport: { width: 360, height: 740 }, storageState: signedIn });
+    try {
+      const page = await context.newPage();
+      await page.goto("/notes");
+      const row = page.locator("[data-note-row]").filter({ hasText: "quarterly planning" });
+      const box = await row.boundingBox();
+      const title = await row.locator(".note-title").evaluate((element) => ({ clipped: element.scrollWidth > element.clientWidth, ellipsis: getComputedStyle(element).textOverflow }));
+      expect(title).toEqual({ clipped: true, ellipsis: "ellipsis" });
+      const time = await row.locator(".note-time").boundingBox();
+      expect(time).not.toBeNull();
+      expect(time!.x + time!.width).toBeLessThanOrEqual(box!.x + box!.width);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(360);
+      expect(await row.locator(".note-time").isVisible()).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("the title field wraps a long title, grows with it, and Enter moves to the body", async () => {
+    const context = await stack.browser.newContext({ baseURL: stack.app.url, viewport: { width: 360, height: 740 }, storageState: signedIn });
+    try {
+      const page = await context.newPage();
+      await page.goto(`/notes/${noteId}`);
+      await editorBody(page).waitFor();
+      const title = page.locator("#note-title");
+      expect(await title.evaluate((element) => element.tagName)).toBe("TEXTAREA");
+      expect(await title.inputValue()).toBe(LONG_TITLE);
+      // Every line shows: the field is as tall as its text, nothing is clipped or scrolled.
+      const fits = await title.evaluate((element) => ({ lines: element.scrollHeight > 2 * parseFloat(getComputedStyle(element).lineHeight), scrolls: element.scrollHeight > element.clientHeight + 1 }));
+      expect(fits).toEqual({ lines: true, scrolls: false });
+      await title.focus();
+      await page.keyboard.press("Enter");
+      await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains("bn-editor") ?? false)).toBe(true);
+      expect(await title.inputValue()).toBe(LONG_TITLE);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("the editor's formatting toolbar: every button named, nothing serious for axe", async () => {
+    for (const scheme of SCHEMES) {
+      const context = await stack.browser.newContext({ baseURL: stack.app.url, viewport: { width: 1280, height: 860 }, colorScheme: scheme, storageState: signedIn });
+      try {
+        const page = await context.newPage();
+        await page.goto(`/notes/${noteId}`);
+        const paragraph = editorBody(page).locator('[data-content-type="paragraph"]').first();
+        await paragraph.click();
+        await page.keyboard.press("Home");
+        await page.keyboard.press("Shift+End");
+        const toolbar = page.locator(".bn-formatting-toolbar");
+        await toolbar.waitFor();
+        const unnamed = await toolbar.locator("button").evaluateAll((buttons) =>
+          buttons.filter((button) => !(button.getAttribute("aria-label") || button.textContent?.trim() || button.getAttribute("title"))).map((button) => button.outerHTML.slice(0, 120)),
+        );
+        expect(unnamed).toEqual([]);
+        const results = await new AxeBuilder({ page }).include(".bn-formatting-toolbar").withTags(["wcag2a", "wcag2aa"]).analyze();
+        expect(results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => violation.id)).toEqual([]);
+        await page.screenshot({ path: path.join(SHOT_DIR, `formatting-toolbar-${scheme}.png`) });
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  it("every control of the notes list and the header is reached with Tab, each with a visible focus ring", async () => {
+    const context = await stack.browser.newContext({ baseURL: stack.app.url, viewport: { width: 1280, height: 860 }, storageState: signedIn });
+    try {
+      const page = await context.newPage();
+      await page.goto("/notes");
+      await page.locator("[data-note-row]").first().waitFor();
+      const reached: { name: string; visible: boolean }[] = [];
+      for (let i = 0; i < 40; i += 1) {
+        await page.keyboard.press("Tab");
+        const focused = await page.evaluate(() => {
+          const element = document.activeElement as HTMLElement | null;
+          if (!element || element === document.body) return null;
+          const style = getComputedStyle(element);
+          const ring = (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== "none";
+          const label = element instanceof HTMLInputElement ? element.labels?.[0]?.textContent : null;
+          return { name: (element.getAttribute("aria-label") || label || element.textContent || element.id || element.tagName).trim().replace(/\s+/g, " ").slice(0, 60), visible: ring };
+        });
+        if (!focused) break;
+        reached.push(focused);
+      }
+      const names = reached.map((item) => item.name);
+      for (const expected of ["Skip to content", "Notes", "Tags", "Connect an agent", "New note", "Search notes"]) {
+        expect(names.some((name) => name.startsWith(expected)), `${expected} in ${names.join(" | ")}`).toBe(true);
+      }
+      expect(names.some((name) => name.startsWith("A very long note title"))).toBe(true);
+      expect(reached.filter((item) => !item.visible)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("every control of a note is reached with Tab, each with a visible focus ring", async () => {
+    const context = await stack.browser.newContext({ baseURL: stack.app.url, viewport: { width: 360, height: 740 }, storageState: signedIn });
+    try {
+      const page = await context.newPage();
+      await page.goto(`/notes/${noteId}`);
+      await editorBody(page).waitFor();
+      const reached: { name: string; visible: boolean }[] = [];
+      for (let i = 0; i < 20; i += 1) {
+        await page.keyboard.press("Tab");
+        const focused = await page.evaluate(() => {
+          const element = document.activeElement as HTMLElement | null;
+          if (!element || element === document.body) return null;
+          const style = getComputedStyle(element);
+          const ring = (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== "none";
+          const label = element.id ? document.querySelector(`label[for="${element.id}"]`)?.textContent : null;
+          return { name: (element.getAttribute("aria-label") || label || element.textContent || element.tagName).trim().replace(/\s+/g, " ").slice(0, 40), visible: ring };
+        });
+        if (!focused) break;
+        reached.push(focused);
+        if (focused.name === "Note body") break;
+      }
+      const names = reached.map((item) => item.name);
+      for (const expected of ["Skip to content", "Notes", "Delete note", "Title", "Remove tag planning", "Tags", "Note body"]) {
+        expect(names.some((name) => name.startsWith(expected)), `${expected} in ${names.join(" | ")}`).toBe(true);
+      }
+      // The body shows its focus with the caret, as any text field does.
+      expect(reached.filter((item) => !item.visible && item.name !== "Note body")).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
