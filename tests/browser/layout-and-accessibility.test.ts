@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contentToText } from "@/lib/editor/content-text";
 import { createNote } from "@/lib/notes/mutations";
@@ -64,6 +64,16 @@ describe("layout and accessibility of every page", () => {
     await context.close();
   });
   afterAll(() => stack?.stop());
+
+  /** A signed-in page with these options, closed after `fn`. */
+  async function withPage(options: Omit<BrowserContextOptions, "baseURL" | "storageState">, fn: (page: Page) => Promise<void>) {
+    const context = await stack.browser.newContext({ ...options, baseURL: stack.app.url, storageState: signedIn });
+    try {
+      await fn(await context.newPage());
+    } finally {
+      await context.close();
+    }
+  }
 
   const heading = (name: string | RegExp) => async (page: Page) => {
     await page.getByRole("heading", { name, level: 1 }).first().waitFor();
@@ -162,9 +172,7 @@ describe("layout and accessibility of every page", () => {
   }
 
   it("the notes list keeps a long title on one line, ellipsised, with its time in view", async () => {
-    const context = await stack.browser.newContext({ baseURL: stack.app.url, viewport: { width: 360, height: 740 }, storageState: signedIn });
-    try {
-      const page = await context.newPage();
+    await withPage({ viewport: { width: 360, height: 740 } }, async (page) => {
       await page.goto("/notes");
       const row = page.locator("[data-note-row]").filter({ hasText: "quarterly planning" });
       const box = await row.boundingBox();
@@ -175,15 +183,11 @@ describe("layout and accessibility of every page", () => {
       expect(time!.x + time!.width).toBeLessThanOrEqual(box!.x + box!.width);
       expect(box!.x + box!.width).toBeLessThanOrEqual(360);
       expect(await row.locator(".note-time").isVisible()).toBe(true);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it("the title field wraps a long title, grows with it, and Enter moves to the body", async () => {
-    const context = await stack.browser.newContext({ baseURL: stack.app.url, viewport: { width: 360, height: 740 }, storageState: signedIn });
-    try {
-      const page = await context.newPage();
+    await withPage({ viewport: { width: 360, height: 740 } }, async (page) => {
       await page.goto(`/notes/${noteId}`);
       await editorBody(page).waitFor();
       const title = page.locator("#note-title");
@@ -196,16 +200,12 @@ describe("layout and accessibility of every page", () => {
       await page.keyboard.press("Enter");
       await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains("bn-editor") ?? false)).toBe(true);
       expect(await title.inputValue()).toBe(LONG_TITLE);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it("the editor's formatting toolbar: every button named, nothing serious for axe", async () => {
     for (const scheme of SCHEMES) {
-      const context = await stack.browser.newContext({ baseURL: stack.app.url, viewport: { width: 1280, height: 860 }, colorScheme: scheme, storageState: signedIn });
-      try {
-        const page = await context.newPage();
+      await withPage({ viewport: { width: 1280, height: 860 }, colorScheme: scheme }, async (page) => {
         await page.goto(`/notes/${noteId}`);
         const paragraph = editorBody(page).locator('[data-content-type="paragraph"]').first();
         await paragraph.click();
@@ -220,16 +220,12 @@ describe("layout and accessibility of every page", () => {
         const results = await new AxeBuilder({ page }).include(".bn-formatting-toolbar").withTags(["wcag2a", "wcag2aa"]).analyze();
         expect(results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => violation.id)).toEqual([]);
         await page.screenshot({ path: path.join(SHOT_DIR, `formatting-toolbar-${scheme}.png`) });
-      } finally {
-        await context.close();
-      }
+      });
     }
   });
 
   it("every control of the notes list and the header is reached with Tab, each with a visible focus ring", async () => {
-    const context = await stack.browser.newContext({ baseURL: stack.app.url, viewport: { width: 1280, height: 860 }, storageState: signedIn });
-    try {
-      const page = await context.newPage();
+    await withPage({ viewport: { width: 1280, height: 860 } }, async (page) => {
       await page.goto("/notes");
       await page.locator("[data-note-row]").first().waitFor();
       const reached: { name: string; visible: boolean }[] = [];
@@ -252,15 +248,11 @@ describe("layout and accessibility of every page", () => {
       }
       expect(names.some((name) => name.startsWith("A very long note title"))).toBe(true);
       expect(reached.filter((item) => !item.visible)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it("every control of a note is reached with Tab, each with a visible focus ring", async () => {
-    const context = await stack.browser.newContext({ baseURL: stack.app.url, viewport: { width: 360, height: 740 }, storageState: signedIn });
-    try {
-      const page = await context.newPage();
+    await withPage({ viewport: { width: 360, height: 740 } }, async (page) => {
       await page.goto(`/notes/${noteId}`);
       await editorBody(page).waitFor();
       const reached: { name: string; visible: boolean }[] = [];
@@ -284,8 +276,6 @@ describe("layout and accessibility of every page", () => {
       }
       // The body shows its focus with the caret, as any text field does.
       expect(reached.filter((item) => !item.visible && item.name !== "Note body")).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });
