@@ -14,7 +14,7 @@ export type ListTrashOptions = TrashClock & {
 };
 
 /** The trashed_notes columns a trash item is made of. */
-export type TrashedNoteRow = {
+type TrashedNoteRow = {
   id: string;
   title: string;
   content: unknown;
@@ -40,7 +40,7 @@ const ROW_SELECT = {
  * Trash items in their wire form, with the tags that still exist (by name,
  * as on a note); a tag deleted since the note was trashed is left out.
  */
-export async function serializeTrashedNotes(db: DbClient, userId: string, rows: TrashedNoteRow[], clock: TrashClock = {}): Promise<TTrashedNote[]> {
+async function serializeTrashedNotes(db: DbClient, userId: string, rows: TrashedNoteRow[], clock: TrashClock = {}): Promise<TTrashedNote[]> {
   const tagIds = [...new Set(rows.flatMap((row) => row.tagIds))];
   const tags = tagIds.length === 0 ? [] : await db.tag.findMany({ where: { userId, id: { in: tagIds } }, select: TAG_SELECT, orderBy: [{ name: "asc" }, { id: "asc" }] });
   const keep = retentionMs(clock);

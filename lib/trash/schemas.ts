@@ -3,9 +3,8 @@ import { ZListNotesQuerySchema, ZNoteSchema } from "@/lib/notes/schemas";
 
 /** A page of the trash: the notes list's own paging fields, with the same limits and defaults. */
 export const ZListTrashQuerySchema = ZListNotesQuerySchema.pick({ limit: true, cursor: true, offset: true });
-export type TListTrashQuery = z.infer<typeof ZListTrashQuerySchema>;
 
-export const ZTrashedNoteSchema = ZNoteSchema.extend({
+const ZTrashedNoteSchema = ZNoteSchema.extend({
   tags: ZNoteSchema.shape.tags.meta({ description: "The note's tags that still exist; a tag deleted since does not come back." }),
   deletedAt: z.iso.datetime().meta({ description: "When the note was deleted." }),
   expiresAt: z.iso.datetime().meta({ description: "When it leaves the trash for good, unless restored first." }),
