@@ -96,3 +96,9 @@ export async function listTrash(db: DbClient, { userId, limit, offset, cursor, .
     ...(rows.length > limit && last ? { nextCursor: encodeCursor({ updatedAt: last.deletedAt.toISOString(), id: last.id }) } : {}),
   };
 }
+
+/** The title of a note in the user's trash, or null when it is not there (restored, purged, another user's). */
+export async function findTrashedNoteTitle(db: DbClient, { id, userId }: { id: string; userId: string }): Promise<string | null> {
+  const row = await db.trashedNote.findFirst({ where: { id, userId }, select: { title: true } });
+  return row?.title ?? null;
+}
