@@ -215,9 +215,12 @@ describe("notes in the browser", () => {
   });
 
   it("deleting the account names what goes, asks for the email, then nothing of it is left", async () => {
+    const { total } = (await stack.api("/api/notes", { token: token() })).body;
+    expect(total).toBeGreaterThan(1);
     await page.goto("/account");
     const section = page.getByRole("region", { name: "Delete your account" });
-    await section.getByText("1 note", { exact: true }).waitFor();
+    await section.getByText(`${total} notes`, { exact: true }).waitFor();
+    await section.getByText("0 notes in the trash", { exact: true }).waitFor();
     const erase = section.getByRole("button", { name: "Delete my account and everything in it" });
     expect(await erase.isDisabled()).toBe(true);
     await section.getByLabel(`Type ${person.email} to confirm`).fill(person.email.toUpperCase());
