@@ -189,8 +189,19 @@ describe("notes in the browser", () => {
     await page.getByRole("button", { name: "Delete note" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Delete note" }).click();
     await page.waitForURL(/\/notes\?trashed=/);
-    await page.getByRole("status").filter({ hasText: "“Trip to Lisbon” moved to the trash." }).waitFor();
+    const notice = page.getByRole("status").filter({ hasText: "“Trip to Lisbon” moved to the trash." });
+    await notice.waitFor();
     await expect.poll(() => page.locator("[data-note-row]").filter({ hasText: "Trip to Lisbon" }).count()).toBe(0);
+    expect((await stack.api(`/api/notes/${noteId}`, { token: token() })).status).toBe(404);
+
+    // Undo brings it straight back, then it goes to the trash again.
+    await notice.getByRole("button", { name: "Undo" }).click();
+    await page.waitForURL(new RegExp(`/notes/${noteId}$`));
+    await editorBody(page).waitFor();
+    expect((await stack.api(`/api/notes/${noteId}`, { token: token() })).status).toBe(200);
+    await page.getByRole("button", { name: "Delete note" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Delete note" }).click();
+    await page.waitForURL(/\/notes\?trashed=/);
     expect((await stack.api(`/api/notes/${noteId}`, { token: token() })).status).toBe(404);
     expect((await stack.api("/api/trash", { token: token() })).body.notes.map((note: { id: string }) => note.id)).toEqual([noteId]);
   });
