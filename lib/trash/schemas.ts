@@ -2,7 +2,8 @@ import { z } from "zod";
 import { ZListNotesQuerySchema, ZNoteSchema } from "@/lib/notes/schemas";
 
 /** A page of the trash: the notes list's own paging fields, with the same limits and defaults. */
-export const ZListTrashQuerySchema = ZListNotesQuerySchema.pick({ limit: true, cursor: true, offset: true });
+const { limit, cursor, offset } = ZListNotesQuerySchema.shape;
+export const ZListTrashQuerySchema = z.object({ limit, cursor, offset });
 
 const ZTrashedNoteSchema = ZNoteSchema.extend({
   tags: ZNoteSchema.shape.tags.meta({ description: "The note's tags that still exist; a tag deleted since does not come back." }),

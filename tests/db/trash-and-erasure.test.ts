@@ -18,15 +18,6 @@ import { createTestDatabase, type TestDatabase } from "@/tests/helpers/test-db";
 const DAY_MS = 24 * 60 * 60 * 1000;
 const page = { limit: 100, offset: 0 };
 
-/**
- * Tables a user's data may still reach after their account is erased, until
- * the change that scopes them to the account lands: search_vocabulary holds
- * every indexed token once, shared by all accounts, and is being made per
- * account (with ON DELETE CASCADE from users) in its own change. Remove it
- * from here then.
- */
-const TABLES_NOT_YET_PER_ACCOUNT = ["search_vocabulary"];
-
 const codeOf = async (promise: Promise<unknown>) => {
   const err = await promise.then(() => null, (caught: unknown) => caught);
   return err instanceof AppError ? { status: err.status, error: err.userMessage } : err;
@@ -150,14 +141,14 @@ describe.each(TEST_DB_KINDS)("trash and account erasure in the data layer (%s)",
       // The rate-limit keys hold no email: they are found by their hashed keys.
       const rateLimitKeys = async () => (await db.rateLimit.findMany({ select: { key: true } })).map((row) => row.key);
       expect(await tablesHolding([word])).toEqual(
-        expect.arrayContaining(["idempotency_keys", "notes", "sessions", "tags", "trashed_notes", "users", "verifications", ...TABLES_NOT_YET_PER_ACCOUNT]),
+        expect.arrayContaining(["idempotency_keys", "notes", "search_vocabulary", "sessions", "tags", "trashed_notes", "users", "verifications"]),
       );
       expect(await tablesHolding([user.id])).toEqual(expect.arrayContaining(["accounts", "notes", "rate_limits", "sessions", "tags", "trashed_notes", "users", "verifications"]));
       expect(await rateLimitKeys()).toEqual(expect.arrayContaining([authAccountLimitKey("signIn", email)]));
 
       expect(await eraseUser(db, { userId: user.id })).toEqual({ id: user.id, email });
 
-      expect((await tablesHolding([word, user.id])).filter((table) => !TABLES_NOT_YET_PER_ACCOUNT.includes(table))).toEqual([]);
+      expect(await tablesHolding([word, user.id])).toEqual([]);
       const keysLeft = await rateLimitKeys();
       for (const operation of ["signIn", "signUp", "passwordReset", "verificationMail"]) expect(keysLeft).not.toContain(authAccountLimitKey(operation, email));
       expect(keysLeft).toContain(apiLimitKey(bystander.id));
