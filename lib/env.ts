@@ -56,6 +56,9 @@ const ZEnvSchema = z.object({
   /** On SIGTERM/SIGINT, how long in-flight requests get to finish before their connections are closed. */
   SHUTDOWN_TIMEOUT_MS: intWithDefault(10_000, 0, 600_000),
 
+  /** Days a deleted note stays in the trash, restorable, before it is purged for good. */
+  TRASH_RETENTION_DAYS: intWithDefault(30, 1, 3650),
+
   // Client addresses and rate limits.
   /**
    * A header the proxy in front of the app sets to the client's address (`X-Forwarded-For`,

@@ -78,6 +78,8 @@ export const MESSAGES = {
   invalidTagId: "Invalid tag id",
   tagExists: "A tag with this name already exists",
   noteModified: "Note was modified",
+  trashedNoteNotFound: "Note not found in the trash",
+  noteExists: "A note with this id already exists",
   rateLimited: (retryAfterSeconds: number) => `Too many requests — retry after ${retryAfterSeconds} seconds`,
   crossOrigin: "Cross-origin request refused",
   methodNotAllowed: (method: string, allow: string) => `Method ${method} not allowed; use ${allow}`,

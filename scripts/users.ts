@@ -1,4 +1,4 @@
-// npm run users -- add <email> [--password | --password-stdin] [--name N] | list
+// npm run users -- add <email> [--password | --password-stdin] [--name N] | remove <email> | list
 // Manages local accounts: the API never creates them on its own.
 import { parseArgs } from "node:util";
 import { readAllStdin, promptSecret } from "@/identity/secret-input";
@@ -6,22 +6,26 @@ import { createDb } from "@/lib/db/client";
 import { parseDatabaseUrl } from "@/lib/db/config";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { createUser } from "@/lib/users/mutations";
+import { createUser, eraseUserByEmail } from "@/lib/users/mutations";
 import { listUsers } from "@/lib/users/queries";
 import { findRunningDevApp, runningDevAppClient } from "./lib/dev-admin-client";
 
 const USAGE = `Usage:
   npm run users -- add <email> [--password | --password-stdin] [--name <name>]
+  npm run users -- remove <email>
   npm run users -- list
 
   --password          ask for a browser password (input hidden)
   --password-stdin    read the browser password from stdin: … | npm run users -- add <email> --password-stdin
 
+remove erases the account and everything of it at once: notes, trash, tags,
+sessions, sign-in methods, idempotency records and rate-limit counters.
+
 Works while npm run dev runs: the command then goes through the running app.`;
 
 class UsageError extends Error {}
 
-type Command = { kind: "add"; email: string; password?: string; name?: string } | { kind: "list" };
+type Command = { kind: "add"; email: string; password?: string; name?: string } | { kind: "remove"; email: string } | { kind: "list" };
 
 async function parseCommand(argv: string[]): Promise<Command | "help"> {
   const { positionals, values } = parseArgs({
@@ -38,6 +42,11 @@ async function parseCommand(argv: string[]): Promise<Command | "help"> {
   if (values.help) return "help";
   if (!command) throw new UsageError("A command is required.");
   if (command === "list") return { kind: "list" };
+  if (command === "remove") {
+    if (extra !== undefined || values.password || values["password-stdin"] || values.name !== undefined) throw new UsageError("remove takes one email and no options.");
+    if (!email || !/^[^\s@]+@[^\s@]+$/.test(email)) throw new UsageError("A valid email is required.");
+    return { kind: "remove", email };
+  }
   if (command !== "add") throw new UsageError(`Unknown command "${command}".`);
   // `--password P` of old: the P lands here, and in shell history. Refuse it without echoing it.
   if (extra !== undefined) throw new UsageError("Passwords are read from a prompt (--password) or stdin (--password-stdin), never from the command line.");
@@ -80,6 +89,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     return await runCommand(command, {
       addUser: (input) => createUser(handle.db, input),
+      removeUser: (email) => eraseUserByEmail(handle.db, email),
       listUsers: () => listUsers(handle.db),
     });
   } finally {
@@ -89,6 +99,7 @@ async function main(argv: string[]): Promise<number> {
 
 type Accounts = {
   addUser(input: { email: string; password?: string; name?: string }): Promise<{ id: string; email: string }>;
+  removeUser(email: string): Promise<{ id: string; email: string }>;
   listUsers(): Promise<unknown[]>;
 };
 
@@ -96,6 +107,9 @@ async function runCommand(command: Command, accounts: Accounts): Promise<number>
   if (command.kind === "add") {
     const user = await accounts.addUser({ email: command.email, password: command.password, name: command.name });
     process.stdout.write(`${JSON.stringify({ id: user.id, email: user.email })}\n`);
+  } else if (command.kind === "remove") {
+    const user = await accounts.removeUser(command.email);
+    process.stdout.write(`${JSON.stringify({ removed: { id: user.id, email: user.email } })}\n`);
   } else {
     for (const user of await accounts.listUsers()) process.stdout.write(`${JSON.stringify(user)}\n`);
   }

@@ -295,7 +295,8 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
     const result = await deleteNoteAction({ id: note.id, version }).catch(() => null);
     if (result?.ok) {
       removeDraft(note.id);
-      router.push("/notes");
+      // The notes page says where it went, with an Undo.
+      router.push(`/notes?trashed=${note.id}`);
       router.refresh();
       return;
     }
@@ -459,7 +460,7 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
         onConfirm={() => void deleteNote()}
         onCancel={() => setConfirmDelete(false)}
       >
-        <p>The note is deleted for you and your agents. This cannot be undone.</p>
+        <p>The note moves to the trash, for you and your agents. You can restore it from the Trash page until it expires.</p>
       </ConfirmDialog>
     </div>
   );

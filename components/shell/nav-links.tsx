@@ -6,6 +6,7 @@ import { usePathname } from "next/navigation";
 const LINKS = [
   { href: "/notes", label: "Notes" },
   { href: "/tags", label: "Tags" },
+  { href: "/trash", label: "Trash" },
   { href: "/connect", label: "Connect an agent", short: "Connect" },
 ];
 

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useRef, useState } from "react";
 import { authClient } from "@/lib/auth/auth-client";
 
@@ -35,6 +36,9 @@ export function UserMenu({ email, onShowShortcuts }: { email: string; onShowShor
           <br />
           <strong>{email}</strong>
         </div>
+        <Link className="menu-item" href="/account" onClick={() => menu.current && (menu.current.open = false)}>
+          Account
+        </Link>
         {onShowShortcuts ? (
           <button
             type="button"

@@ -9,6 +9,7 @@ import {
   ZUpdateNoteSchema,
 } from "@/lib/notes/schemas";
 import { ZCreateTagSchema, ZRenameTagSchema, ZTagListResponseSchema, ZTagResponseSchema } from "@/lib/tags/schemas";
+import { ZListTrashQuerySchema, ZTrashListResponseSchema } from "@/lib/trash/schemas";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
@@ -182,13 +183,47 @@ export const API_ROUTES = [
     method: "DELETE",
     path: "/api/notes/{id}",
     operationId: "deleteNote",
-    description: "Delete a note. With If-Match, only if the note is still at that version.",
+    description:
+      "Delete a note: it leaves every list, search and total at once and waits in the trash for the retention period (30 days by default), restorable with the same id. With If-Match, only if the note is still at that version.",
     headers: ["If-Match"],
     responses: {
       204: null,
       404: null,
       412: noteModified("deleted"),
     },
+  },
+  {
+    method: "GET",
+    path: "/api/trash",
+    operationId: "listTrash",
+    description: "List your deleted notes, most recently deleted first, each with when it leaves the trash for good; page with limit and offset or cursor.",
+    query: ZListTrashQuerySchema,
+    responses: { 200: ZTrashListResponseSchema },
+  },
+  {
+    method: "DELETE",
+    path: "/api/trash",
+    operationId: "emptyTrash",
+    description: "Empty the trash: every deleted note is gone for good.",
+    responses: { 204: null },
+  },
+  {
+    method: "POST",
+    path: "/api/trash/{id}/restore",
+    operationId: "restoreNote",
+    description: "Restore a deleted note with the same id, content and version, and the tags it had that still exist.",
+    responses: {
+      200: { body: ZNoteResponseSchema, headers: ["ETag"] },
+      404: { body: null, description: "No note with this id in your trash (never deleted, already restored, or expired)" },
+      409: { body: null, description: "A note with this id exists" },
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/api/trash/{id}",
+    operationId: "deleteNoteForever",
+    description: "Remove one deleted note from the trash for good.",
+    responses: { 204: null, 404: null },
   },
   {
     method: "GET",
@@ -230,7 +265,7 @@ export const API_ROUTES = [
     path: "/api/mcp",
     operationId: "callMcp",
     description:
-      "Model Context Protocol endpoint (Streamable HTTP, stateless, JSON responses): tools search_notes, get_note, create_note, update_note, delete_note, list_tags, create_tag, rename_tag, delete_tag.",
+      "Model Context Protocol endpoint (Streamable HTTP, stateless, JSON responses): tools search_notes, get_note, create_note, update_note, delete_note, list_trash, restore_note, delete_note_forever, list_tags, create_tag, rename_tag, delete_tag.",
     body: z.union([ZMcpMessageSchema, z.array(ZMcpMessageSchema).min(1)]),
     responses: {
       200: {

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { addressLimitKey } from "@/lib/auth/client-address";
 import type { DbClient } from "@/lib/db/client";
+import { authAccountLimitKey } from "@/lib/rate-limit/keys";
 import { consumeRateLimit, pruneRateLimits, type RateLimitRule, type RateLimitState } from "@/lib/rate-limit/limiter";
 
 /** Limits of one auth operation: per account (the email it names) and per client address. */
@@ -69,7 +69,7 @@ export async function limitAuthRequest(
   const email = request.email?.trim().toLowerCase();
   if (limit.account && email) {
     checks.push(
-      consumeRateLimit(db, `auth:${request.operation}:account:${accountKey(email)}`, limit.account).then((state) =>
+      consumeRateLimit(db, authAccountLimitKey(request.operation, email), limit.account).then((state) =>
         state.allowed ? null : { scope: "account", state },
       ),
     );
@@ -79,9 +79,4 @@ export async function limitAuthRequest(
   const exceeded = (await Promise.all(checks)).filter((result) => result !== null);
   // The longest wait is the one that matters to the caller.
   return exceeded.sort((a, b) => b.state.resetSeconds - a.state.resetSeconds)[0] ?? null;
-}
-
-// The counters table needs no email addresses in it.
-function accountKey(email: string): string {
-  return createHash("sha256").update(email).digest("hex").slice(0, 32);
 }

@@ -31,6 +31,8 @@ export const ZDevAddUserSchema = z.object({
   name: z.string().optional(),
 });
 
+export const ZDevRemoveUserSchema = z.object({ email: z.string() });
+
 /** Constant-time check of the presented secret against the configured one (none configured: never). */
 export function isDevAdmin(presented: string | null, configured: string | undefined): boolean {
   if (!configured || !presented) return false;

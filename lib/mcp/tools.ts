@@ -11,6 +11,9 @@ import { ZCreateNoteSchema, ZListNotesQuerySchema, ZNoteFormatQuerySchema, ZUpda
 import { createTag, deleteTag, renameTag } from "@/lib/tags/mutations";
 import { listTags } from "@/lib/tags/queries";
 import { ZCreateTagSchema, ZRenameTagSchema } from "@/lib/tags/schemas";
+import { deleteTrashedNote, restoreTrashedNote } from "@/lib/trash/mutations";
+import { listTrash } from "@/lib/trash/queries";
+import { ZListTrashQuerySchema } from "@/lib/trash/schemas";
 
 /** Whom a tool call acts for, exactly as for a REST request. */
 export type ToolContext = { user: AuthContext; db: Db };
@@ -140,12 +143,49 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
   {
     name: "delete_note",
     title: "Delete a note",
-    description: "Delete a note for good. Pass the version you read as ifVersion to delete only if nobody changed it since.",
+    description:
+      "Delete a note: it moves to the trash, where restore_note brings it back with the same id for the retention period (30 days by default). Pass the version you read as ifVersion to delete only if nobody changed it since.",
     input: z.object({ ...ZNoteIdSchema.shape, ...ZConditionSchema.shape }),
     destructive: true,
     async run(args, { user, db }) {
       const id = noteId(args);
       await deleteNote(db, { id, userId: user.userId, ifVersion: ifVersionFrom(args) });
+      return { json: { deleted: id } };
+    },
+  },
+  {
+    name: "list_trash",
+    title: "List the trash",
+    description:
+      "List your deleted notes, most recently deleted first, each with deletedAt and expiresAt (when it is gone for good). limit (1 to 500, default 100) and offset or cursor page through `total`.",
+    input: ZListTrashQuerySchema,
+    readOnly: true,
+    async run(args, { user, db }) {
+      const asQuery = Object.fromEntries(
+        Object.entries(args).map(([name, value]) => [name, typeof value === "number" ? String(value) : value]),
+      );
+      const query = parseWith(ZListTrashQuerySchema, asQuery, "INVALID_QUERY");
+      return { json: await listTrash(db, { userId: user.userId, ...query }) };
+    },
+  },
+  {
+    name: "restore_note",
+    title: "Restore a deleted note",
+    description: "Bring a note back from the trash with the same id, content and version, and the tags it had that still exist.",
+    input: ZNoteIdSchema,
+    async run(args, { user, db }) {
+      return { json: versioned(await restoreTrashedNote(db, { id: noteId(args), userId: user.userId })) };
+    },
+  },
+  {
+    name: "delete_note_forever",
+    title: "Delete a note forever",
+    description: "Remove a deleted note from the trash for good; it cannot be restored after this.",
+    input: ZNoteIdSchema,
+    destructive: true,
+    async run(args, { user, db }) {
+      const id = noteId(args);
+      await deleteTrashedNote(db, { id, userId: user.userId });
       return { json: { deleted: id } };
     },
   },

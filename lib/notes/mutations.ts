@@ -5,6 +5,7 @@ import { AppError, MESSAGES } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
 import { NOTE_OMIT, NOTE_TAGS_INCLUDE, serializeNoteWithTags } from "@/lib/notes/serialize";
 import { noteEtag } from "@/lib/notes/etag";
+import { moveNoteToTrash, purgeExpiredTrashQuietly } from "@/lib/trash/move";
 
 /** JSON null must be spelled Prisma.JsonNull for a Json column. */
 function toJsonInput(value: unknown): Prisma.InputJsonValue | typeof Prisma.JsonNull {
@@ -60,7 +61,16 @@ export async function resolveMarkdownBody<T extends NoteBody>(input: T): Promise
 /** A note as written, with the version its ETag is made from. */
 export type VersionedNote = { note: TNote; version: number };
 
-export type CreateNoteOptions = { userId: string; input: TCreateNote | ResolvedBody<TCreateNote> };
+export type CreateNoteOptions = {
+  userId: string;
+  input: TCreateNote | ResolvedBody<TCreateNote>;
+  /**
+   * A note coming back from the trash: its id, version and timestamps are
+   * kept instead of new ones. Everything else (search columns, vocabulary,
+   * tag links, counters) is written exactly as for a create.
+   */
+  keep?: { id: string; version: number; createdAt: Date; updatedAt: Date };
+};
 
 /** Creates a note and its tag links in one transaction. */
 export async function createNote(db: Db, { userId, input }: CreateNoteOptions): Promise<VersionedNote> {
@@ -76,20 +86,21 @@ export async function createNote(db: Db, { userId, input }: CreateNoteOptions): 
  * writeTransaction's `lockUserId`: the tags are read after that lock, so a tag
  * deleted meanwhile is simply not attached.
  */
-export async function insertNote(tx: Prisma.TransactionClient, { userId, input: given }: CreateNoteOptions): Promise<VersionedNote> {
+export async function insertNote(tx: Prisma.TransactionClient, { userId, input: given, keep }: CreateNoteOptions): Promise<VersionedNote> {
   const input = await resolveMarkdownBody(given);
   const tagIds = await ownedTagIds(tx, userId, input.tagIds);
   // One timestamp for both, so updatedAt equals createdAt on a new note.
   const now = new Date();
   const note = await tx.note.create({
     data: {
+      ...(keep ? { id: keep.id, version: keep.version } : {}),
       userId,
       title: input.title,
       content: toJsonInput(input.content ?? []),
       contentText: input.contentText ?? "",
       contentMarkdown: input.content === undefined ? "" : input.derivedMarkdown,
-      createdAt: now,
-      updatedAt: now,
+      createdAt: keep?.createdAt ?? now,
+      updatedAt: keep?.updatedAt ?? now,
       tags: { create: tagIds.map((tagId) => ({ tagId })) },
     },
     include: NOTE_TAGS_INCLUDE,
@@ -140,7 +151,11 @@ export async function updateNote(db: Db, { id, userId, input: given, ifVersion }
   }, { lockUserId });
 }
 
-/** Deletes a note, only at `ifVersion` when given. */
+/**
+ * Deletes a note, only at `ifVersion` when given: it leaves every list,
+ * search and total at once and waits in the trash (lib/trash) for the
+ * retention period, restorable with the same id.
+ */
 export async function deleteNote(
   db: Db,
   { id, userId, ifVersion }: { id: string; userId: string; ifVersion?: number },
@@ -149,11 +164,12 @@ export async function deleteNote(
   await writeTransaction(
     db,
     async (tx) => {
-      const { count } = await tx.note.deleteMany({ where: { id, userId, ...(ifVersion === undefined ? {} : { version: ifVersion }) } });
-      if (count === 0) throw await missingOrModified(tx, { id, userId });
+      if (!(await moveNoteToTrash(tx, { id, userId, ifVersion }))) throw await missingOrModified(tx, { id, userId });
     },
     { lockUserId: userId },
   );
+  // Expired trash of any account goes lazily, after this delete has committed.
+  await purgeExpiredTrashQuietly(db);
 }
 
 /** After a conditional write touched nothing: 404 when the note is gone, else 412 with the current note. */

@@ -2,6 +2,7 @@ import type { AuthContext } from "@/lib/auth/authenticate";
 import type { DbClient } from "@/lib/db/client";
 import { getEnv, type Env } from "@/lib/env";
 import { rateLimitedError } from "@/lib/errors";
+import { apiLimitKey } from "@/lib/rate-limit/keys";
 import { consumeRateLimit, type RateLimitState } from "@/lib/rate-limit/limiter";
 
 /** The policy's name in the RateLimit header fields. */
@@ -27,7 +28,7 @@ function rateLimitHeaders(state: RateLimitState, windowSeconds: number): Record<
 export async function limitApiRequests(db: DbClient, user: AuthContext, env: Env = getEnv()): Promise<Record<string, string>> {
   if (env.API_RATE_LIMIT === 0) return {};
   const rule = { limit: env.API_RATE_LIMIT, windowSeconds: env.API_RATE_LIMIT_WINDOW };
-  const state = await consumeRateLimit(db, `api:user:${user.userId}`, rule);
+  const state = await consumeRateLimit(db, apiLimitKey(user.userId), rule);
   const headers = rateLimitHeaders(state, rule.windowSeconds);
   if (!state.allowed) throw rateLimitedError(state.resetSeconds, headers);
   return headers;

@@ -1,6 +1,8 @@
 import { hashPassword } from "better-auth/crypto";
-import type { DbClient } from "@/lib/db/client";
+import type { Db, DbClient } from "@/lib/db/client";
+import { writeTransaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
+import { apiLimitKey, authAccountLimitKeyPattern } from "@/lib/rate-limit/keys";
 import type { UserSummary } from "@/lib/users/queries";
 
 export type CreateUserOptions = {
@@ -37,4 +39,37 @@ export async function createUser(db: DbClient, options: CreateUserOptions): Prom
     await db.account.create({ data: { userId: user.id, providerId: "credential", accountId: user.id, password: passwordHash } });
   }
   return user;
+}
+
+/**
+ * Erases an account and everything of it, in one transaction: its notes (and
+ * their tag links), trashed notes, tags, search vocabulary, sign-in methods,
+ * browser sessions and idempotency records go with the users row (ON DELETE
+ * CASCADE); the rows
+ * keyed on it without a foreign key (its rate-limit windows, its password
+ * reset and sign-up links) are deleted by key. The account's write lock is
+ * taken first, so a write of it in flight either commits before or finds no
+ * account. Returns the erased account, or null when there was none.
+ */
+export async function eraseUser(db: Db, { userId }: { userId: string }): Promise<UserSummary | null> {
+  return writeTransaction(
+    db,
+    async (tx) => {
+      const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true, email: true } });
+      if (!user) return null;
+      await tx.$executeRaw`DELETE FROM rate_limits WHERE key = ${apiLimitKey(user.id)} OR key LIKE ${authAccountLimitKeyPattern(user.email)}`;
+      await tx.verification.deleteMany({ where: { OR: [{ value: user.id }, { value: { contains: user.email, mode: "insensitive" } }, { identifier: { contains: user.email, mode: "insensitive" } }] } });
+      await tx.user.delete({ where: { id: user.id } });
+      return user;
+    },
+    { lockUserId: userId },
+  );
+}
+
+/** Erases the account with this email (see eraseUser); 404 when there is none. */
+export async function eraseUserByEmail(db: Db, email: string): Promise<UserSummary> {
+  const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() }, select: { id: true } });
+  const erased = user ? await eraseUser(db, { userId: user.id }) : null;
+  if (!erased) throw new AppError("NOT_FOUND", { userMessage: `No account for ${email.trim().toLowerCase()}` });
+  return erased;
 }

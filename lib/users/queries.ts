@@ -19,3 +19,14 @@ export async function listUsers(db: DbClient) {
     select: { id: true, email: true, name: true, emailVerified: true, createdAt: true },
   });
 }
+
+/** What erasing an account would remove, for the confirmation that names it. */
+export type AccountContents = { email: string; notes: number; trashed: number; tags: number };
+
+export async function getAccountContents(db: DbClient, { userId }: { userId: string }): Promise<AccountContents | null> {
+  const user = await db.user.findUnique({
+    where: { id: userId },
+    select: { email: true, noteCount: true, _count: { select: { trashedNotes: true, tags: true } } },
+  });
+  return user ? { email: user.email, notes: user.noteCount, trashed: user._count.trashedNotes, tags: user._count.tags } : null;
+}

@@ -37,7 +37,7 @@ async function readDevAdmin(file: string): Promise<TDevAdmin | undefined> {
 
 /** The account commands, done by the running app. */
 export function runningDevAppClient(admin: TDevAdmin) {
-  const call = async <T>(method: "GET" | "POST", body?: unknown): Promise<T> => {
+  const call = async <T>(method: "GET" | "POST" | "DELETE", body?: unknown): Promise<T> => {
     let response: Response;
     try {
       response = await fetch(`${admin.url}${DEV_ADMIN_PATH}`, {
@@ -55,6 +55,7 @@ export function runningDevAppClient(admin: TDevAdmin) {
   };
   return {
     addUser: async (input: { email: string; password?: string; name?: string }) => (await call<{ user: { id: string; email: string } }>("POST", input)).user,
+    removeUser: async (email: string) => (await call<{ user: { id: string; email: string } }>("DELETE", { email })).user,
     listUsers: async () => (await call<{ users: unknown[] }>("GET")).users,
   };
 }

@@ -193,18 +193,69 @@ describe("notes in the browser", () => {
     await screenshot(page, "connect", { fullPage: true });
   });
 
-  it("deleting asks first, then the note is gone for the agent too", async () => {
+  it("deleting asks first, then the note moves to the trash and is gone for the agent too", async () => {
     await page.goto(`/notes/${noteId}`);
     await editorBody(page).waitFor();
     await page.getByRole("button", { name: "Delete note" }).click();
-    await page.getByRole("dialog").getByText("This cannot be undone").waitFor();
+    await page.getByRole("dialog").getByText("The note moves to the trash").waitFor();
     await page.getByRole("button", { name: "Cancel" }).click();
     expect((await stack.api(`/api/notes/${noteId}`, { token: token() })).status).toBe(200);
 
     await page.getByRole("button", { name: "Delete note" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Delete note" }).click();
-    await page.waitForURL(/\/notes$/);
+    await page.waitForURL(/\/notes\?trashed=/);
+    const notice = page.getByRole("status").filter({ hasText: "“Trip to Lisbon” moved to the trash." });
+    await notice.waitFor();
     await expect.poll(() => page.locator("[data-note-row]").filter({ hasText: "Trip to Lisbon" }).count()).toBe(0);
     expect((await stack.api(`/api/notes/${noteId}`, { token: token() })).status).toBe(404);
+
+    // Undo brings it straight back, then it goes to the trash again.
+    await notice.getByRole("button", { name: "Undo" }).click();
+    await page.waitForURL(new RegExp(`/notes/${noteId}$`));
+    await editorBody(page).waitFor();
+    expect((await stack.api(`/api/notes/${noteId}`, { token: token() })).status).toBe(200);
+    await page.getByRole("button", { name: "Delete note" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Delete note" }).click();
+    await page.waitForURL(/\/notes\?trashed=/);
+    expect((await stack.api(`/api/notes/${noteId}`, { token: token() })).status).toBe(404);
+    expect((await stack.api("/api/trash", { token: token() })).body.notes.map((note: { id: string }) => note.id)).toEqual([noteId]);
+  });
+
+  it("the Trash page lists it; Restore brings the note back as it was, for the agent too", async () => {
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Trash", exact: true }).click();
+    await page.waitForURL(/\/trash$/);
+    await page.locator("[data-trash-row]").filter({ hasText: "Trip to Lisbon" }).waitFor();
+    await screenshot(page, "trash");
+    await page.getByRole("button", { name: "Restore Trip to Lisbon" }).click();
+    await page.waitForURL(new RegExp(`/notes/${noteId}$`));
+    await editorBody(page).waitFor();
+    await page.reload();
+    await editorBody(page).waitFor();
+    expect(await page.locator("#note-title").inputValue()).toBe("Trip to Lisbon");
+    expect(await editorBody(page).locator('[data-content-type="bulletListItem"]').allInnerTexts()).toEqual(["sunscreen", "linen shirts"]);
+    const res = await stack.api("/api/notes?search=azulejo", { token: token() });
+    expect(res.body.notes.map((note: { id: string }) => note.id)).toEqual([noteId]);
+
+    await page.goto("/trash");
+    await page.getByRole("heading", { name: "The trash is empty" }).waitFor();
+  });
+
+  it("deleting the account names what goes, asks for the email, then nothing of it is left", async () => {
+    const { total } = (await stack.api("/api/notes", { token: token() })).body;
+    expect(total).toBeGreaterThan(1);
+    await page.goto("/account");
+    const section = page.getByRole("region", { name: "Delete your account" });
+    await section.getByText(`${total} notes`, { exact: true }).waitFor();
+    await section.getByText("0 notes in the trash", { exact: true }).waitFor();
+    const erase = section.getByRole("button", { name: "Delete my account and everything in it" });
+    expect(await erase.isDisabled()).toBe(true);
+    await section.getByLabel(`Type ${person.email} to confirm`).fill(person.email.toUpperCase());
+    await erase.click();
+    await page.waitForURL((url) => !url.pathname.startsWith("/account"));
+    const res = await stack.api("/api/notes", { token: token() });
+    expect(res.status).toBe(401);
+    expect(res.body.error).toMatch(/^User not found/);
+    await page.goto("/notes");
+    await page.waitForURL(/\/sign-in/);
   });
 });

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createNote, deleteNote } from "@/lib/notes/mutations";
+import { createTag } from "@/lib/tags/mutations";
 import { createTestDatabase, type TestDatabase } from "@/tests/helpers/test-db";
 import { run } from "@/tests/identity/helpers";
 
@@ -50,5 +52,35 @@ describe("npm run users", { timeout: 120_000 }, () => {
     expect(await credentialOf("agent-only@example.com")).toBeNull();
     const list = await users(["list"]);
     expect(list.stdout.trim().split("\n").map((line) => JSON.parse(line).email)).toEqual(["piped@example.com", "agent-only@example.com"]);
+  });
+
+  it("remove erases the account with its notes, trash and tags; an unknown email is an error", async () => {
+    const added = await users(["add", "leaving@example.com", "--password-stdin"], "a long enough password\n");
+    expect(added.code, added.stderr).toBe(0);
+    const { id } = JSON.parse(added.stdout) as { id: string };
+    await database.withDb(async (db) => {
+      const tag = await createTag(db, { userId: id, input: { name: "farewell" } });
+      await createNote(db, { userId: id, input: { title: "Kept", tagIds: [tag.id] } });
+      const { note } = await createNote(db, { userId: id, input: { title: "Trashed" } });
+      await deleteNote(db, { id: note.id, userId: id });
+    });
+
+    const removed = await users(["remove", "Leaving@Example.com"]);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(JSON.parse(removed.stdout)).toEqual({ removed: { id, email: "leaving@example.com" } });
+    const left = await database.withDb(async (db) => ({
+      users: await db.user.count({ where: { id } }),
+      notes: await db.note.count({ where: { userId: id } }),
+      trash: await db.trashedNote.count({ where: { userId: id } }),
+      tags: await db.tag.count({ where: { userId: id } }),
+      accounts: await db.account.count({ where: { userId: id } }),
+    }));
+    expect(left).toEqual({ users: 0, notes: 0, trash: 0, tags: 0, accounts: 0 });
+    expect((await users(["list"])).stdout).not.toContain("leaving@example.com");
+
+    const again = await users(["remove", "leaving@example.com"]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("No account for leaving@example.com");
+    expect((await users(["remove", "not-an-email"])).code).toBe(2);
   });
 });

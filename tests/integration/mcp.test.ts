@@ -10,7 +10,20 @@ type ToolResult = {
   isError?: boolean;
 };
 
-const TOOLS = ["search_notes", "get_note", "create_note", "update_note", "delete_note", "list_tags", "create_tag", "rename_tag", "delete_tag"];
+const TOOLS = [
+  "search_notes",
+  "get_note",
+  "create_note",
+  "update_note",
+  "delete_note",
+  "list_trash",
+  "restore_note",
+  "delete_note_forever",
+  "list_tags",
+  "create_tag",
+  "rename_tag",
+  "delete_tag",
+];
 
 describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
   let stack: NotesStack;
@@ -43,7 +56,7 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     return result.structuredContent!;
   }
 
-  it("lists the nine tools, each described by the REST schemas it validates with", async () => {
+  it("lists the twelve tools, each described by the REST schemas it validates with", async () => {
     const client = await connect(stack.freshUser().token());
     expect(client.getServerVersion()).toMatchObject({ name: "notes" });
     const { tools } = await client.listTools();
@@ -63,6 +76,9 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     expect(byName.get_note!.annotations).toMatchObject({ readOnlyHint: true });
     expect(byName.delete_note!.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
     expect(byName.delete_tag!.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+    expect(byName.list_trash!.annotations).toMatchObject({ readOnlyHint: true });
+    expect(byName.delete_note_forever!.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+    expect((byName.restore_note!.inputSchema as Record<string, any>).required).toEqual(["id"]);
     expect((byName.rename_tag!.inputSchema as Record<string, any>).required).toEqual(["id", "name"]);
   });
 
@@ -200,6 +216,36 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     expect((await stack.api(`/api/notes/${note.id}`, { token: user.token() })).body.note.tags).toEqual([]);
     expect(ok(await call(client, "list_tags"))).toEqual({ tags: [other] });
     expect((await call(client, "delete_tag", { id: tag.id })).structuredContent).toEqual({ status: 404, error: "Tag not found" });
+  });
+
+  it("delete_note, list_trash, restore_note, delete_note_forever: the trash of the REST API", async () => {
+    const user = stack.freshUser();
+    const client = await connect(user.token());
+    const { note, version } = ok(await call(client, "create_note", { title: "Trash me", contentMarkdown: "Some **bold** words" }));
+    expect(ok(await call(client, "delete_note", { id: note.id }))).toEqual({ deleted: note.id });
+    expect((await call(client, "get_note", { id: note.id })).structuredContent).toEqual({ status: 404, error: "Note not found" });
+
+    const trash = ok(await call(client, "list_trash", { limit: 10 }));
+    expect(trash.total).toBe(1);
+    expect(trash.notes).toEqual([{ ...note, deletedAt: expect.any(String), expiresAt: expect.any(String) }]);
+    expect((await stack.api("/api/trash", { token: user.token() })).body).toEqual(trash);
+
+    const stranger = await connect(stack.freshUser().token());
+    for (const name of ["restore_note", "delete_note_forever"]) {
+      expect((await call(stranger, name, { id: note.id })).structuredContent).toEqual({ status: 404, error: "Note not found in the trash" });
+    }
+    expect(ok(await call(stranger, "list_trash"))).toEqual({ notes: [], total: 0 });
+
+    expect(ok(await call(client, "restore_note", { id: note.id }))).toEqual({ note, version, etag: `"v${version}"` });
+    expect(ok(await call(client, "get_note", { id: note.id })).markdown).toContain("Some **bold** words");
+    expect((await call(client, "restore_note", { id: note.id })).structuredContent).toEqual({ status: 404, error: "Note not found in the trash" });
+
+    ok(await call(client, "delete_note", { id: note.id }));
+    expect(ok(await call(client, "delete_note_forever", { id: note.id }))).toEqual({ deleted: note.id });
+    expect(ok(await call(client, "list_trash"))).toEqual({ notes: [], total: 0 });
+    expect((await call(client, "delete_note_forever", { id: note.id })).structuredContent).toEqual({ status: 404, error: "Note not found in the trash" });
+    expect((await call(client, "list_trash", { limit: 0 })).structuredContent).toMatchObject({ status: 400, error: "Invalid query parameters" });
+    expect((await call(client, "restore_note", { id: "nope" })).structuredContent).toEqual({ status: 400, error: "Invalid note id" });
   });
 
   it("invalid arguments fail with the REST texts and details, never reaching the data", async () => {

@@ -1,11 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { z } from "zod";
 import { NoteList } from "@/components/notes/note-list";
 import { NotesSearch } from "@/components/notes/notes-search";
 import { Pagination } from "@/components/notes/pagination";
 import { SortChoice } from "@/components/notes/sort-choice";
 import { TagFilter } from "@/components/notes/tag-filter";
 import { NewNoteButton } from "@/components/shell/new-note-button";
+import { TrashedNotice } from "@/components/trash/trashed-notice";
 import { EmptyState } from "@/components/ui/empty-state";
 import { requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
@@ -13,6 +15,7 @@ import { listNotes } from "@/lib/notes/queries";
 import { highlightNotes } from "@/lib/notes/snippet";
 import { ZNotesPageQuerySchema } from "@/lib/notes/schemas";
 import { listTagsWithNoteCounts } from "@/lib/tags/queries";
+import { findTrashedNoteTitle } from "@/lib/trash/queries";
 
 export const metadata: Metadata = { title: "Notes" };
 
@@ -28,15 +31,19 @@ function summary(total: number, query: string, tagName: string | undefined): str
 }
 
 export default async function NotesPage({ searchParams }: { searchParams: SearchParams }) {
-  const { q, tag: tagId, page, sort } = ZNotesPageQuerySchema.parse(await searchParams);
+  const params = await searchParams;
+  const { q, tag: tagId, page, sort } = ZNotesPageQuerySchema.parse(params);
+  // Set by the editor after a delete: the note it just moved to the trash.
+  const trashed = z.guid().safeParse(params.trashed).data;
   const query = q ?? "";
 
   const returnTo = `/notes${query || tagId ? `?${new URLSearchParams({ ...(query ? { q: query } : {}), ...(tagId ? { tag: tagId } : {}) })}` : ""}`;
   const user = await requireUser(returnTo);
   const db = await getDb();
-  const [{ notes, total }, tags] = await Promise.all([
+  const [{ notes, total }, tags, trashedTitle] = await Promise.all([
     listNotes(db, { userId: user.id, search: query || undefined, sort, tagId, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
     listTagsWithNoteCounts(db, { userId: user.id }),
+    trashed ? findTrashedNoteTitle(db, { id: trashed, userId: user.id }) : null,
   ]);
   const highlights = query ? await highlightNotes(db, notes, query) : undefined;
   const activeTag = tags.find((tag) => tag.id === tagId);
@@ -53,6 +60,8 @@ export default async function NotesPage({ searchParams }: { searchParams: Search
           </p>
         </div>
       </div>
+
+      {trashed && trashedTitle !== null ? <TrashedNotice key={trashed} id={trashed} title={trashedTitle} /> : null}
 
       <div className="notes-toolbar">
         <NotesSearch initialQuery={query} />

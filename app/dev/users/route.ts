@@ -1,8 +1,8 @@
 import { getDb } from "@/lib/db/client";
-import { DEV_ADMIN_HEADER, isDevAdmin, ZDevAddUserSchema } from "@/lib/dev/admin";
+import { DEV_ADMIN_HEADER, isDevAdmin, ZDevAddUserSchema, ZDevRemoveUserSchema } from "@/lib/dev/admin";
 import { getEnv } from "@/lib/env";
 import { AppError, toErrorResponse } from "@/lib/errors";
-import { createUser } from "@/lib/users/mutations";
+import { createUser, eraseUserByEmail } from "@/lib/users/mutations";
 import { listUsers } from "@/lib/users/queries";
 
 // Development only: `npm run users` goes through here while `npm run dev`
@@ -33,6 +33,18 @@ export async function POST(req: Request): Promise<Response> {
     if (!parsed.success) throw new AppError("INVALID_BODY", { userMessage: "Invalid request body" });
     const user = await createUser(await getDb(), parsed.data);
     return Response.json({ user }, { status: 201 });
+  } catch (err) {
+    return toErrorResponse(err);
+  }
+}
+
+// DELETE /dev/users – erase an account and everything of it, as `npm run users -- remove` does
+export async function DELETE(req: Request): Promise<Response> {
+  if (!allowed(req)) return notFound();
+  try {
+    const parsed = ZDevRemoveUserSchema.safeParse(await req.json().catch(() => undefined));
+    if (!parsed.success) throw new AppError("INVALID_BODY", { userMessage: "Invalid request body" });
+    return Response.json({ user: await eraseUserByEmail(await getDb(), parsed.data.email) });
   } catch (err) {
     return toErrorResponse(err);
   }

@@ -1,0 +1,25 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { DeleteAccount } from "@/components/account/delete-account";
+import { requireUser } from "@/lib/auth/current-user";
+import { getDb } from "@/lib/db/client";
+import { getAccountContents } from "@/lib/users/queries";
+
+export const metadata: Metadata = { title: "Account" };
+
+export default async function AccountPage() {
+  const user = await requireUser("/account");
+  const contents = await getAccountContents(await getDb(), { userId: user.id });
+  if (!contents) notFound();
+  return (
+    <div className="page page-narrow">
+      <div className="page-head">
+        <div>
+          <h1 className="page-title">Account</h1>
+          <p className="page-subtitle">Signed in as {contents.email}.</p>
+        </div>
+      </div>
+      <DeleteAccount contents={contents} />
+    </div>
+  );
+}

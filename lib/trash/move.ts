@@ -1,0 +1,64 @@
+import { Prisma, type DbClient } from "@/lib/db/client";
+import { log } from "@/lib/log";
+import { expiryCutoff, type TrashClock } from "@/lib/trash/retention";
+
+/**
+ * Moves a note to the trash: one statement deletes the notes row (its tag
+ * links and the counters follow through their foreign keys and triggers, as
+ * for any delete) and inserts what a restore needs into trashed_notes. The
+ * tag links are read in the statement's own snapshot, before the cascade
+ * removes them. Only at `ifVersion` when given. Returns whether a note moved.
+ */
+export async function moveNoteToTrash(
+  tx: Prisma.TransactionClient,
+  { id, userId, ifVersion, now = new Date() }: { id: string; userId: string; ifVersion?: number; now?: Date },
+): Promise<boolean> {
+  const versionCheck = ifVersion === undefined ? Prisma.empty : Prisma.sql`AND version = ${ifVersion}`;
+  const moved = await tx.$queryRaw<{ id: string }[]>`
+    WITH gone AS (
+      DELETE FROM notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid ${versionCheck}
+      RETURNING id, user_id, title, content, content_text, content_markdown, version, created_at, updated_at
+    )
+    INSERT INTO trashed_notes AS t (id, user_id, title, content, content_text, content_markdown, version, tag_ids, created_at, updated_at, deleted_at)
+    SELECT g.id, g.user_id, g.title, g.content, g.content_text, g.content_markdown, g.version,
+           coalesce((SELECT array_agg(nt.tag_id ORDER BY nt.tag_id) FROM note_tags nt WHERE nt.note_id = g.id), '{}'::uuid[]),
+           g.created_at, g.updated_at, ${now}
+    FROM gone g
+    -- A trashed copy under the same id can only be an older state of this note: the newer one wins.
+    ON CONFLICT (id) DO UPDATE SET
+      title = EXCLUDED.title, content = EXCLUDED.content, content_text = EXCLUDED.content_text,
+      content_markdown = EXCLUDED.content_markdown, version = EXCLUDED.version, tag_ids = EXCLUDED.tag_ids,
+      created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at, deleted_at = EXCLUDED.deleted_at
+    WHERE t.user_id = EXCLUDED.user_id
+    RETURNING t.id`;
+  return moved.length > 0;
+}
+
+/** How many expired notes of all accounts one purge removes at most, so no request pays for a backlog at once. */
+const PURGE_BATCH = 500;
+
+/**
+ * Removes trashed notes past the retention period for good: one account's
+ * (every one of them) when `userId` is given, else a bounded batch of any
+ * account's. Called lazily by trash reads and writes, so no operator job is
+ * needed; an account nobody uses any more is purged by everyone else's deletes.
+ */
+export async function purgeExpiredTrash(db: DbClient, { userId, ...clock }: TrashClock & { userId?: string } = {}): Promise<number> {
+  const cutoff = expiryCutoff(clock);
+  if (userId !== undefined) {
+    return (await db.trashedNote.deleteMany({ where: { userId, deletedAt: { lt: cutoff } } })).count;
+  }
+  return db.$executeRaw`
+    DELETE FROM trashed_notes WHERE id IN (
+      SELECT id FROM trashed_notes WHERE deleted_at < ${cutoff} ORDER BY deleted_at LIMIT ${PURGE_BATCH}
+    )`;
+}
+
+/** A purge that must not fail the request it rides on (the request's own work has committed). */
+export async function purgeExpiredTrashQuietly(db: DbClient, options: TrashClock & { userId?: string } = {}): Promise<void> {
+  try {
+    await purgeExpiredTrash(db, options);
+  } catch (err) {
+    log.error("trash.purge_failed", { cause: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+  }
+}

@@ -1,0 +1,62 @@
+import type { Db, DbClient } from "@/lib/db/client";
+import { isPrismaError } from "@/lib/db/errors";
+import { writeTransaction } from "@/lib/db/transaction";
+import { AppError, MESSAGES } from "@/lib/errors";
+import { insertNote, type VersionedNote } from "@/lib/notes/mutations";
+import { purgeExpiredTrash } from "@/lib/trash/move";
+import { expiryCutoff, type TrashClock } from "@/lib/trash/retention";
+
+const notInTrash = () => new AppError("NOT_FOUND", { userMessage: MESSAGES.trashedNoteNotFound });
+const noteExists = () => new AppError("CONFLICT", { userMessage: MESSAGES.noteExists });
+
+/**
+ * Brings a trashed note back with the same id, title, content, version and
+ * timestamps, and the tags it had that still exist. The trash row is removed
+ * and the note inserted through the create's own path (insertNote) in one
+ * transaction, so its search columns, vocabulary and counters are written as
+ * for any new note. 404 when it is not in the user's trash (or has expired),
+ * 409 when a note with that id exists.
+ */
+export async function restoreTrashedNote(db: Db, { id, userId, ...clock }: TrashClock & { id: string; userId: string }): Promise<VersionedNote> {
+  try {
+    return await writeTransaction(
+      db,
+      async (tx) => {
+        // Under the account's write lock: of two restores at once, the second no longer finds it.
+        const [row] = await tx.trashedNote.findMany({ where: { id, userId, deletedAt: { gte: expiryCutoff(clock) } }, take: 1 });
+        if (!row) throw notInTrash();
+        if (await tx.note.findUnique({ where: { id }, select: { id: true } })) throw noteExists();
+        await tx.trashedNote.delete({ where: { id } });
+        return insertNote(tx, {
+          userId,
+          input: {
+            title: row.title,
+            content: row.content,
+            contentText: row.contentText,
+            tagIds: row.tagIds,
+            // The Markdown stored with the note comes back with it: nothing to convert.
+            derivedMarkdown: row.contentMarkdown,
+          },
+          keep: { id: row.id, version: row.version, createdAt: row.createdAt, updatedAt: row.updatedAt },
+        });
+      },
+      { lockUserId: userId },
+    );
+  } catch (err) {
+    // Another account's note under the same id (the primary key refuses it).
+    if (isPrismaError(err, "P2002")) throw noteExists();
+    throw err;
+  }
+}
+
+/** Removes one note from the trash for good. 404 when it is not in the user's trash. */
+export async function deleteTrashedNote(db: DbClient, { id, userId, ...clock }: TrashClock & { id: string; userId: string }): Promise<void> {
+  const { count } = await db.trashedNote.deleteMany({ where: { id, userId } });
+  await purgeExpiredTrash(db, { userId, ...clock });
+  if (count === 0) throw notInTrash();
+}
+
+/** Removes every note in the user's trash for good; returns how many. */
+export async function emptyTrash(db: DbClient, { userId }: { userId: string }): Promise<number> {
+  return (await db.trashedNote.deleteMany({ where: { userId } })).count;
+}
