@@ -16,7 +16,7 @@ import { ArrowLeftIcon, TrashIcon } from "@/components/ui/icons";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { contentToText } from "@/lib/editor/content-text";
 import { NEW_NOTE_PARAM, UNTITLED, type EditorNote } from "@/lib/editor/types";
-import { checkNoteVersionAction, deleteNoteAction, loadNoteAction } from "@/lib/notes/actions";
+import { checkNoteVersionAction, deleteNoteAction, discardNewNoteAction, loadNoteAction } from "@/lib/notes/actions";
 import { NOTE_TITLE_MAX } from "@/lib/notes/schemas";
 import type { TTag } from "@/lib/tags/schemas";
 
@@ -110,9 +110,9 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
     if (!untouched.current || saver.hasUnsaved() || saver.version() !== note.version) return false;
     untouched.current = false;
     sessionStorage.removeItem(newKey);
-    const result = await deleteNoteAction({ id: note.id, version: note.version }).catch(() => null);
-    if (result?.ok) removeDraft(note.id);
-    return result?.ok ?? false;
+    const result = await discardNewNoteAction({ id: note.id, version: note.version }).catch(() => null);
+    if (result?.discarded) removeDraft(note.id);
+    return result?.discarded ?? false;
     // eslint-disable-next-line react-hooks/exhaustive-deps -- saver's functions read refs
   }, [newKey, note.id, note.version]);
 

@@ -14,7 +14,7 @@ import { contentTooLargeMessage, NEW_NOTE_PARAM, toEditorNote, UNTITLED, type De
 import { AppError, MESSAGES } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { parseNoteEtag } from "@/lib/notes/etag";
-import { createNote, deleteNote, updateNote } from "@/lib/notes/mutations";
+import { createNote, deleteNote, discardEmptyNote, updateNote } from "@/lib/notes/mutations";
 import { NOTE_TITLE_MAX, ZNoteSchema, ZUpdateNoteSchema, type TNote } from "@/lib/notes/schemas";
 import { getNoteOrThrow } from "@/lib/notes/queries";
 import { getNoteVersion } from "@/lib/notes/version";
@@ -95,6 +95,19 @@ export async function deleteNoteAction(raw: { id: string; version: number }): Pr
     return { ok: true };
   } catch (err) {
     return writeFailure(err, "note.delete_failed");
+  }
+}
+
+/** Removes a new note left untouched (see discardEmptyNote): it never reaches the trash. */
+export async function discardNewNoteAction(raw: { id: string; version: number }): Promise<{ discarded: boolean }> {
+  const user = await getCurrentUser();
+  const parsed = z.object({ id: z.guid(), version: z.number().int().min(1) }).safeParse(raw);
+  if (!user || !parsed.success) return { discarded: false };
+  try {
+    return { discarded: await discardEmptyNote(await getDb(), { id: parsed.data.id, userId: user.id, ifVersion: parsed.data.version }) };
+  } catch (err) {
+    log.error("note.discard_failed", { cause: err instanceof Error ? err.message : String(err) });
+    return { discarded: false };
   }
 }
 

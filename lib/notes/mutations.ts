@@ -1,5 +1,6 @@
 import { Prisma, type Db, type DbClient } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/transaction";
+import { UNTITLED } from "@/lib/editor/types";
 import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError } from "@/lib/editor/markdown";
 import { AppError, MESSAGES } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
@@ -170,6 +171,24 @@ export async function deleteNote(
   );
   // Expired trash of any account goes lazily, after this delete has committed.
   await purgeExpiredTrashQuietly(db);
+}
+
+/**
+ * Removes, for good rather than to the trash, a note that is still exactly as
+ * "New note" made it: at `ifVersion`, titled Untitled, with no text and no
+ * tags. Anything else (a word typed, a tag, an agent's write) keeps it.
+ * Returns whether it was removed.
+ */
+export async function discardEmptyNote(db: Db, { id, userId, ifVersion }: { id: string; userId: string; ifVersion: number }): Promise<boolean> {
+  return writeTransaction(
+    db,
+    async (tx) =>
+      (await tx.$executeRaw`
+        DELETE FROM notes n
+        WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid AND n.version = ${ifVersion}
+          AND n.title = ${UNTITLED} AND n.content_text = '' AND NOT EXISTS (SELECT 1 FROM note_tags nt WHERE nt.note_id = n.id)`) > 0,
+    { lockUserId: userId },
+  );
 }
 
 /** After a conditional write touched nothing: 404 when the note is gone, else 412 with the current note. */

@@ -40,6 +40,8 @@ describe("new notes in the browser", () => {
     expect(await status(id)).toBe(404);
     expect(await page.locator("[data-note-row]").count()).toBe(0);
     expect(await titles()).toEqual([]);
+    // Nothing was written, so nothing waits in the trash either.
+    expect((await stack.api("/api/trash", { token: token() })).body.total).toBe(0);
   });
 
   it("left through the header's links or the browser's Back button, it is gone too", async () => {

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { createNote, deleteNote } from "@/lib/notes/mutations";
 import { listNotes } from "@/lib/notes/queries";
+import { deleteTrashedNote } from "@/lib/trash/mutations";
 import { SEARCH_WHITESPACE, searchTerms } from "@/lib/notes/search-tokens";
-import { createUser } from "@/lib/users/mutations";
+import { createUser, eraseUser } from "@/lib/users/mutations";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
 import { createTestDatabase, type TestDatabase } from "@/tests/helpers/test-db";
 
@@ -151,7 +152,7 @@ describe.each(TEST_DB_KINDS)("the search rule, in the database (%s)", (kind) => 
     return found;
   }
 
-  it("forgets a note's words when the note is deleted, at once", async () => {
+  it("forgets a note's words when the note is deleted, at once, and when its trash is emptied", async () => {
     await database.withDb(async (db) => {
       const user = await newUser(db);
       const word = `quixotic${kind}zebra`;
@@ -159,6 +160,10 @@ describe.each(TEST_DB_KINDS)("the search rule, in the database (%s)", (kind) => 
       const gone = await createNote(db, { userId: user.id, input: { title: "Gone", contentText: `${word}x only here` } });
       expect(await rowsHolding(db, `${word}x`)).not.toEqual([]);
       await deleteNote(db, { id: gone.note.id, userId: user.id });
+      // Search has forgotten it at once; the trash keeps the note, to restore, until it is emptied.
+      expect((await rowsHolding(db, `${word}x`)).map((row) => row.split(":")[0])).toEqual(["trashed_notes"]);
+      expect((await listNotes(db, { userId: user.id, search: `${word}x`, limit: 10, offset: 0 })).total).toBe(0);
+      await deleteTrashedNote(db, { id: gone.note.id, userId: user.id });
       expect(await rowsHolding(db, `${word}x`)).toEqual([]);
       // A word another live note still holds stays findable.
       expect((await listNotes(db, { userId: user.id, search: word, limit: 10, offset: 0 })).notes.map((n) => n.id)).toEqual([kept.note.id]);
@@ -180,7 +185,7 @@ describe.each(TEST_DB_KINDS)("the search rule, in the database (%s)", (kind) => 
       await createNote(db, { userId: user.id, input: { title: `About ${word}`, contentText: `${word} and more` } });
       await createNote(db, { userId: other.id, input: { title: "Other", contentText: "okapi" } });
       expect(await rowsHolding(db, word)).not.toEqual([]);
-      await db.user.delete({ where: { id: user.id } });
+      await eraseUser(db, { userId: user.id });
       expect(await rowsHolding(db, word)).toEqual([]);
       expect(await rowsHolding(db, user.id)).toEqual([]);
       expect((await listNotes(db, { userId: other.id, search: "okapi", limit: 10, offset: 0 })).total).toBe(1);
