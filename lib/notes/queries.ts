@@ -88,16 +88,20 @@ function filterBranches(options: Pick<ListNotesOptions, "userId" | "search" | "t
 /**
  * How well a matching note answers the terms: for each term, 4 when it occurs
  * in the title, plus 2 when it is a whole word of the note (a token equal to
- * it) or 1 when a word starts with it. Read from the note's stored search
- * columns only, so ranking every match of a common term costs no folding.
+ * it) or 1 when a word starts with it. The word tests are sets of note ids
+ * from the token index (a term's own token; the vocabulary's tokens that
+ * start with it), hashed once, so ranking every match of a common term reads
+ * no note's tokens or text.
  */
-function relevanceScore(terms: string[]): Prisma.Sql {
+function relevanceScore(userId: string, terms: string[]): Prisma.Sql {
+  const notesWith = (tokens: Prisma.Sql) => Prisma.sql`(SELECT t.id FROM notes t WHERE t.user_id = ${userId}::uuid AND t.search_tokens && ${tokens})`;
   return Prisma.join(
     terms.map((term) => {
-      const escaped = escapeLikePattern(term);
+      const startsWith = Prisma.sql`(search_fold(${escapeLikePattern(term)}) || '%')`;
+      const wordsStarting = Prisma.sql`(SELECT coalesce(array_agg(v.token), '{}'::text[]) FROM search_vocabulary v WHERE v.user_id = ${userId}::uuid AND v.token LIKE ${startsWith})`;
       return Prisma.sql`(CASE WHEN n.search_title LIKE ${foldedPattern(term)} THEN 4 ELSE 0 END
-        + CASE WHEN search_fold(${term}) = ANY (n.search_tokens) THEN 2
-               WHEN (' ' || array_to_string(n.search_tokens, ' ')) LIKE ('% ' || search_fold(${escaped}) || '%') THEN 1
+        + CASE WHEN n.id IN ${notesWith(Prisma.sql`ARRAY[search_fold(${term})]`)} THEN 2
+               WHEN n.id IN ${notesWith(wordsStarting)} THEN 1
                ELSE 0 END)`;
     }),
     " + ",
@@ -153,7 +157,7 @@ export async function listNotesJson(db: DbClient, options: ListNotesOptions): Pr
   const fetched = ranked
     ? Prisma.sql`SELECT id, row_number() OVER (ORDER BY score DESC, updated_at DESC, id DESC) AS position FROM (
         SELECT id, updated_at, score FROM (${Prisma.join(
-          wheres.map((where) => Prisma.sql`SELECT n.id, n.updated_at, ${relevanceScore(terms)} AS score FROM notes n WHERE ${where}`),
+          wheres.map((where) => Prisma.sql`SELECT n.id, n.updated_at, ${relevanceScore(options.userId, terms)} AS score FROM notes n WHERE ${where}`),
           " UNION ALL ",
         )}) AS matches ORDER BY score DESC, updated_at DESC, id DESC ${page}) AS ranked`
     : Prisma.sql`SELECT id, row_number() OVER (ORDER BY updated_at DESC, id DESC) AS position FROM (
