@@ -83,8 +83,13 @@ function matchRanges(text: string, foldedTerms: string[], table: Folding): Match
   return merged;
 }
 
-/** How far into a note's text matches are looked for: beyond it, the snippet shows the text's start. */
+/**
+ * How far into a note's text matches are looked for (beyond it, the snippet
+ * shows the text's start): 50,000 characters, fewer when a page holds many
+ * notes, so one request never scans more than 1,000,000 in all.
+ */
 const SNIPPET_SCAN_CHARS = 50_000;
+const SNIPPET_SCAN_PER_PAGE = 1_000_000;
 
 /** Runs of text with the matched ones marked. */
 function markRanges(text: string, ranges: MatchRange[]): ExcerptPart[] {
@@ -112,9 +117,10 @@ export async function highlightNotes(
 ): Promise<NoteHighlight[]> {
   const table = await loadFolding(db);
   const terms = searchTerms(search).map((term) => [...term].map((char) => foldChar(char, table)).join(""));
+  const scanChars = Math.min(SNIPPET_SCAN_CHARS, Math.floor(SNIPPET_SCAN_PER_PAGE / Math.max(1, notes.length)));
   return notes.map((note) => {
     const flat = note.contentText.replace(/\s+/g, " ").trim();
-    const scanned = flat.slice(0, SNIPPET_SCAN_CHARS);
+    const scanned = flat.slice(0, scanChars);
     return {
       title: markRanges(note.title, matchRanges(note.title, terms, table)),
       snippet: excerptAround(flat, matchRanges(scanned, terms, table)),

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { createNote, deleteNote } from "@/lib/notes/mutations";
 import { listNotes } from "@/lib/notes/queries";
+import { highlightNotes } from "@/lib/notes/snippet";
 import { deleteTrashedNote } from "@/lib/trash/mutations";
 import { SEARCH_WHITESPACE, searchTerms } from "@/lib/notes/search-tokens";
 import { createUser, eraseUser } from "@/lib/users/mutations";
@@ -90,6 +91,22 @@ describe.each(TEST_DB_KINDS)("the search rule, in the database (%s)", (kind) => 
         ),
         { numRuns: kind === "pglite" ? 60 : 100, seed: 20261123 },
       );
+    });
+  });
+
+  it("marks matches within a bounded scan of each note's text", async () => {
+    await database.withDb(async (db) => {
+      const near = { title: "Near", contentText: `intro ${"filler ".repeat(10)}the QUOKKA sleeps` };
+      const far = { title: "Far", contentText: `${"word ".repeat(12_000)}quokka` };
+      const [nearHighlight, farHighlight] = await highlightNotes(db, [near, far], "quokka");
+      expect(nearHighlight!.snippet.filter((part) => part.match).map((part) => part.text)).toEqual(["QUOKKA"]);
+      // Past the first 50,000 characters the snippet is the text's start, unmarked.
+      expect(farHighlight!.snippet.some((part) => part.match)).toBe(false);
+      expect(farHighlight!.snippet[0]!.text.startsWith("word word")).toBe(true);
+      // A page of 500 long notes scans at most 1,000,000 characters in all: 2,000 each.
+      const page = Array.from({ length: 500 }, () => ({ title: "t", contentText: `${"x".repeat(2_100)} quokka` }));
+      expect((await highlightNotes(db, page, "quokka")).every((h) => !h.snippet.some((part) => part.match))).toBe(true);
+      expect((await highlightNotes(db, page.slice(0, 400), "quokka")).every((h) => h.snippet.some((part) => part.match))).toBe(true);
     });
   });
 
