@@ -59,7 +59,8 @@ export function serializeTag(tag: TagRow): TTag {
   return toWire(TAG_FIELDS, tag) as TTag;
 }
 
-function serializeNote(note: NoteRow, tags: TagRow[]): TNote {
+/** A note in its wire form, from its columns and its tags (in the order given). */
+export function serializeNote(note: NoteRow, tags: TagRow[]): TNote {
   return { ...toWire(NOTE_FIELDS, note), tags: tags.map(serializeTag) } as TNote;
 }
 

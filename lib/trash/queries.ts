@@ -1,6 +1,6 @@
 import type { DbClient } from "@/lib/db/client";
 import { encodeCursor, type NoteCursor } from "@/lib/notes/cursor";
-import { serializeTag, TAG_SELECT } from "@/lib/notes/serialize";
+import { serializeNote, TAG_SELECT } from "@/lib/notes/serialize";
 import { purgeExpiredTrash } from "@/lib/trash/move";
 import { expiryCutoff, retentionMs, type TrashClock } from "@/lib/trash/retention";
 import type { TTrashedNote, TTrashList } from "@/lib/trash/schemas";
@@ -47,13 +47,8 @@ async function serializeTrashedNotes(db: DbClient, userId: string, rows: Trashed
   return rows.map((row) => {
     const own = new Set(row.tagIds);
     return {
-      id: row.id,
-      title: row.title,
-      content: row.content,
-      contentText: row.contentText,
-      createdAt: row.createdAt.toISOString(),
-      updatedAt: row.updatedAt.toISOString(),
-      tags: tags.filter((tag) => own.has(tag.id)).map(serializeTag),
+      // The note's own wire form, from the one field list every note is written with.
+      ...serializeNote(row, tags.filter((tag) => own.has(tag.id))),
       deletedAt: row.deletedAt.toISOString(),
       expiresAt: new Date(row.deletedAt.getTime() + keep).toISOString(),
     };
