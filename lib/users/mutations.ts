@@ -45,9 +45,8 @@ export async function createUser(db: DbClient, options: CreateUserOptions): Prom
  * Erases an account and everything of it, in one transaction: its notes (and
  * their tag links), trashed notes, tags, search vocabulary, sign-in methods,
  * browser sessions and idempotency records go with the users row (ON DELETE
- * CASCADE); the rows
- * keyed on it without a foreign key (its rate-limit windows, its password
- * reset and sign-up links) are deleted by key. The account's write lock is
+ * CASCADE); the rows keyed on it without a foreign key (its rate-limit
+ * windows, its password reset and sign-up links) are deleted by key. The account's write lock is
  * taken first, so a write of it in flight either commits before or finds no
  * account. Returns the erased account, or null when there was none.
  */
