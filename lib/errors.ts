@@ -79,6 +79,8 @@ export const MESSAGES = {
   tagExists: "A tag with this name already exists",
   noteModified: "Note was modified",
   trashedNoteNotFound: "Note not found in the trash",
+  revisionNotFound: "Revision not found",
+  invalidRevisionId: "Invalid revision id",
   noteExists: "A note with this id already exists",
   rateLimited: (retryAfterSeconds: number) => `Too many requests — retry after ${retryAfterSeconds} seconds`,
   crossOrigin: "Cross-origin request refused",

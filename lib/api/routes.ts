@@ -9,6 +9,7 @@ import {
   ZUpdateNoteSchema,
 } from "@/lib/notes/schemas";
 import { ZCreateTagSchema, ZRenameTagSchema, ZTagListResponseSchema, ZTagResponseSchema } from "@/lib/tags/schemas";
+import { ZListRevisionsQuerySchema, ZRevisionListResponseSchema, ZRevisionResponseSchema } from "@/lib/revisions/schemas";
 import { ZListTrashQuerySchema, ZTrashListResponseSchema } from "@/lib/trash/schemas";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
@@ -194,6 +195,42 @@ export const API_ROUTES = [
   },
   {
     method: "GET",
+    path: "/api/notes/{id}/revisions",
+    operationId: "listRevisions",
+    description:
+      "A note's history, newest first (the first is the note as it is now): every change to its title, content or tags, with who made it — an agent through the REST API (api) or MCP (mcp), the person in the browser (browser), or an operator's script (system). A person's saves a few minutes apart are one revision; an agent's writes are each their own. Page with cursor.",
+    query: ZListRevisionsQuerySchema,
+    responses: { 200: ZRevisionListResponseSchema, 404: null },
+  },
+  {
+    method: "GET",
+    path: "/api/notes/{id}/revisions/{revisionId}",
+    operationId: "getRevision",
+    description: "The note as it was at one revision: title, content (block ids included), contentText and tags; as Markdown with Accept: text/markdown or ?format=markdown.",
+    query: ZNoteFormatQuerySchema,
+    responses: {
+      200: { body: ZRevisionResponseSchema, markdown: true },
+      404: { body: null, description: "No such note, or no such revision of it" },
+      503: { body: null, description: `As Markdown: ${CONVERSION_QUEUE_FULL}` },
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/notes/{id}/revisions/{revisionId}/restore",
+    operationId: "restoreRevision",
+    description:
+      "Put the note back as it was at a revision: its title, content and the tags it had that still exist. The restore is itself a new revision (earlier ones stay). With If-Match, only if the note is still at that version.",
+    headers: ["If-Match"],
+    responses: {
+      200: { body: ZNoteResponseSchema, headers: ["ETag"] },
+      404: { body: null, description: "No such note, or no such revision of it" },
+      412: noteModified("written"),
+      422: { body: null, description: `Converting the content ${CONVERSION_OVER_BUDGET}; nothing was written` },
+      503: { body: null, description: CONVERSION_QUEUE_FULL },
+    },
+  },
+  {
+    method: "GET",
     path: "/api/trash",
     operationId: "listTrash",
     description: "List your deleted notes, most recently deleted first, each with when it leaves the trash for good; page with limit and offset or cursor.",
@@ -265,7 +302,7 @@ export const API_ROUTES = [
     path: "/api/mcp",
     operationId: "callMcp",
     description:
-      "Model Context Protocol endpoint (Streamable HTTP, stateless, JSON responses): tools search_notes, get_note, create_note, update_note, delete_note, list_trash, restore_note, delete_note_forever, list_tags, create_tag, rename_tag, delete_tag.",
+      "Model Context Protocol endpoint (Streamable HTTP, stateless, JSON responses): tools search_notes, get_note, create_note, update_note, delete_note, list_revisions, get_revision, restore_revision, list_trash, restore_note, delete_note_forever, list_tags, create_tag, rename_tag, delete_tag.",
     body: z.union([ZMcpMessageSchema, z.array(ZMcpMessageSchema).min(1)]),
     responses: {
       200: {

@@ -4,6 +4,7 @@ import { isWriteConflict } from "@/lib/db/failures";
 import { transactionSettingsSql, type DatabaseLimits } from "@/lib/db/limits";
 import { unavailableError } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { AUTHOR_SETTING, authorSettingValue, type RevisionAuthor } from "@/lib/revisions/author";
 
 export type WriteTransactionOptions = {
   /**
@@ -15,6 +16,11 @@ export type WriteTransactionOptions = {
    * share nothing but the search vocabulary, whose inserts are sorted.
    */
   lockUserId?: string;
+  /**
+   * Who writes: the note revisions the transaction makes record it (they are
+   * written by triggers at commit, which read it from a transaction setting).
+   */
+  author?: RevisionAuthor;
 };
 
 // Backoff before attempt n+1 of a transaction that lost a race: random in
@@ -41,7 +47,9 @@ export async function writeTransaction<T>(
       return await db.$transaction(
         async (tx) => {
           if (setPerTransaction) await tx.$queryRawUnsafe(transactionSettingsSql(limits));
-          if (options.lockUserId !== undefined) await lockUserRow(tx, options.lockUserId, limits);
+          const author = options.author === undefined ? null : authorSettingValue(options.author);
+          if (options.lockUserId !== undefined) await lockUserRow(tx, options.lockUserId, limits, author);
+          else if (author !== null) await tx.$queryRaw`SELECT set_config(${AUTHOR_SETTING}, ${author}, true)`;
           return fn(tx);
         },
         // Waiting for a connection ends with the pool's own bound; the
@@ -66,11 +74,13 @@ export async function writeTransaction<T>(
  * anything but the account's other writes (sign-ins and foreign-key checks
  * against the row do not wait on it).
  */
-async function lockUserRow(tx: Prisma.TransactionClient, userId: string, limits: DatabaseLimits): Promise<void> {
+async function lockUserRow(tx: Prisma.TransactionClient, userId: string, limits: DatabaseLimits, author: string | null): Promise<void> {
   // Waiting in the account's queue has its own, longer bound; every later
   // statement of the transaction is back under the ordinary lock bound.
   const lockTimeout = (ms: number) => tx.$queryRaw`SELECT set_config('lock_timeout', ${String(ms)}, true)`;
-  await lockTimeout(limits.accountLockTimeoutMs);
+  // The author rides on the first statement rather than costing a round trip of its own.
+  if (author === null) await lockTimeout(limits.accountLockTimeoutMs);
+  else await tx.$queryRaw`SELECT set_config('lock_timeout', ${String(limits.accountLockTimeoutMs)}, true), set_config(${AUTHOR_SETTING}, ${author}, true)`;
   await tx.$queryRaw`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
   await lockTimeout(limits.lockTimeoutMs);
 }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { Prisma, type Db } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/transaction";
 import { AppError, jsonResponse } from "@/lib/errors";
+import type { RevisionAuthor } from "@/lib/revisions/author";
 
 const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
 /** Set on a response that repeats the stored first response of its key. */
@@ -35,6 +36,8 @@ export type IdempotentOptions = {
   key: string | null;
   /** The validated request; the same key with a different request is refused. */
   request: unknown;
+  /** Who writes: the revisions `perform` makes record it. */
+  author?: RevisionAuthor;
   /**
    * Does the work and describes the response, in the transaction that claims
    * the key: the resource and the stored response are committed together or
@@ -57,7 +60,7 @@ class KeyTaken extends Error {}
 export async function idempotent(db: Db, options: IdempotentOptions): Promise<Response> {
   const { key, perform } = options;
   // The creates write the account's counters: its write lock first (see writeTransaction).
-  const lock = { lockUserId: options.userId };
+  const lock = { lockUserId: options.userId, author: options.author };
   if (key === null) return toResponse(await writeTransaction(db, perform, lock), false);
 
   const requestHash = hashRequest(options.request);

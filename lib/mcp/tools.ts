@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AuthContext } from "@/lib/auth/authenticate";
 import type { Db } from "@/lib/db/client";
+import { agentAuthor } from "@/lib/revisions/author";
 import { MESSAGES, validationError } from "@/lib/errors";
 import { parseId } from "@/lib/http";
 import { noteEtag, versionFromIfMatch } from "@/lib/notes/etag";
@@ -13,6 +14,9 @@ import { listTags } from "@/lib/tags/queries";
 import { ZCreateTagSchema, ZRenameTagSchema } from "@/lib/tags/schemas";
 import { deleteTrashedNote, restoreTrashedNote } from "@/lib/trash/mutations";
 import { listTrash } from "@/lib/trash/queries";
+import { restoreRevision } from "@/lib/revisions/mutations";
+import { getRevisionOrThrow, listRevisions, revisionMarkdown } from "@/lib/revisions/queries";
+import { ZListRevisionsQuerySchema } from "@/lib/revisions/schemas";
 import { ZListTrashQuerySchema } from "@/lib/trash/schemas";
 
 /** Whom a tool call acts for, exactly as for a REST request. */
@@ -73,6 +77,13 @@ function ifVersionFrom(args: Record<string, unknown>): number | undefined {
   return etag === undefined ? ifVersion : versionFromIfMatch(etag);
 }
 
+/** Arguments for a REST query schema, which reads strings as a query string has them. */
+const asQuery = (args: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(args).map(([name, value]) => [name, typeof value === "number" || typeof value === "boolean" ? String(value) : value]));
+
+const ZRevisionIdSchema = ZNoteIdSchema.extend({ revisionId: z.guid().meta({ description: "The revision's id (from list_revisions)." }) });
+const revisionId = (args: Record<string, unknown>) => parseId(typeof args.revisionId === "string" ? args.revisionId : "", MESSAGES.invalidRevisionId);
+
 const versioned = ({ note, version }: VersionedNote) => ({ note, version, etag: noteEtag(version) });
 
 // Everything but the id and the condition: the REST body.
@@ -90,11 +101,7 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
     input: ZListNotesQuerySchema,
     readOnly: true,
     async run(args, { user, db }) {
-      // The REST query schema reads strings, as a query string has them.
-      const asQuery = Object.fromEntries(
-        Object.entries(args).map(([name, value]) => [name, typeof value === "number" || typeof value === "boolean" ? String(value) : value]),
-      );
-      const query = parseWith(ZListNotesQuerySchema, asQuery, "INVALID_QUERY");
+      const query = parseWith(ZListNotesQuerySchema, asQuery(args), "INVALID_QUERY");
       return { json: await listNotes(db, { userId: user.userId, ...query }) };
     },
   },
@@ -124,7 +131,7 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
     input: ZCreateNoteSchema,
     async run(args, { user, db }) {
       const input = parseWith(ZCreateNoteSchema, args, "INVALID_BODY");
-      return { json: versioned(await createNote(db, { userId: user.userId, input })) };
+      return { json: versioned(await createNote(db, { userId: user.userId, author: agentAuthor("mcp", user), input })) };
     },
   },
   {
@@ -137,7 +144,7 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
       const id = noteId(args);
       const input = parseWith(ZUpdateNoteSchema, bodyOf(args), "INVALID_BODY");
       const ifVersion = ifVersionFrom(args);
-      return { json: versioned(await updateNote(db, { id, userId: user.userId, input, ifVersion })) };
+      return { json: versioned(await updateNote(db, { id, userId: user.userId, author: agentAuthor("mcp", user), input, ifVersion })) };
     },
   },
   {
@@ -161,10 +168,7 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
     input: ZListTrashQuerySchema,
     readOnly: true,
     async run(args, { user, db }) {
-      const asQuery = Object.fromEntries(
-        Object.entries(args).map(([name, value]) => [name, typeof value === "number" ? String(value) : value]),
-      );
-      const query = parseWith(ZListTrashQuerySchema, asQuery, "INVALID_QUERY");
+      const query = parseWith(ZListTrashQuerySchema, asQuery(args), "INVALID_QUERY");
       return { json: await listTrash(db, { userId: user.userId, ...query }) };
     },
   },
@@ -187,6 +191,50 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
       const id = noteId(args);
       await deleteTrashedNote(db, { id, userId: user.userId });
       return { json: { deleted: id } };
+    },
+  },
+  {
+    name: "list_revisions",
+    title: "List a note's history",
+    description:
+      "A note's revisions, newest first (the first is the note as it is now): each with who made the change — author.kind api (an agent through the REST API), mcp (an agent through MCP, like you), browser (the person) or system — and when. Use it to see what changed and to find a version to restore. limit (1 to 100, default 20); cursor: the previous page's nextCursor.",
+    input: ZNoteIdSchema.extend(ZListRevisionsQuerySchema.shape),
+    readOnly: true,
+    async run(args, { user, db }) {
+      const { id: _id, ...rest } = args;
+      const query = parseWith(ZListRevisionsQuerySchema, asQuery(rest), "INVALID_QUERY");
+      return { json: await listRevisions(db, { noteId: noteId(args), userId: user.userId, ...query }) };
+    },
+  },
+  {
+    name: "get_revision",
+    title: "Read a note's revision",
+    description: "Read a note as it was at one revision (from list_revisions): as Markdown by default (title as the first `# ` heading), or as JSON with its blocks.",
+    input: ZRevisionIdSchema.extend({ format: ZGetNoteArgsSchema.shape.format }),
+    readOnly: true,
+    async run(args, { user, db }) {
+      const { format = "markdown" } = parseWith(ZNoteFormatQuerySchema, { format: args.format }, "INVALID_QUERY");
+      const { revision } = await getRevisionOrThrow(db, { noteId: noteId(args), revisionId: revisionId(args), userId: user.userId });
+      if (format === "json") return { json: { revision } };
+      const { content: _content, contentText: _text, ...facts } = revision;
+      return { markdown: await revisionMarkdown(revision), json: facts };
+    },
+  },
+  {
+    name: "restore_revision",
+    title: "Restore a note's revision",
+    description:
+      "Put a note back as it was at a revision (from list_revisions): title, content and the tags it had that still exist. The restore is itself a new revision, so it can be undone the same way. ifVersion (or etag) makes it happen only if the note is still at that version.",
+    input: ZRevisionIdSchema.extend(ZConditionSchema.shape),
+    async run(args, { user, db }) {
+      const restored = await restoreRevision(db, {
+        noteId: noteId(args),
+        revisionId: revisionId(args),
+        userId: user.userId,
+        author: agentAuthor("mcp", user),
+        ifVersion: ifVersionFrom(args),
+      });
+      return { json: versioned(restored) };
     },
   },
   {

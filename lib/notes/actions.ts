@@ -18,6 +18,7 @@ import { createNote, deleteNote, discardEmptyNote, updateNote } from "@/lib/note
 import { NOTE_TITLE_MAX, ZNoteSchema, ZUpdateNoteSchema, type TNote } from "@/lib/notes/schemas";
 import { getNoteOrThrow } from "@/lib/notes/queries";
 import { getNoteVersion } from "@/lib/notes/version";
+import { personAuthor } from "@/lib/revisions/author";
 
 /**
  * Creates an empty note and opens it, marked new: the editor deletes it again
@@ -26,7 +27,7 @@ import { getNoteVersion } from "@/lib/notes/version";
 export async function createNoteAction(): Promise<void> {
   const user = await getCurrentUser();
   if (!user) redirect("/sign-in");
-  const { note } = await createNote(await getDb(), { userId: user.id, input: { title: UNTITLED, content: [], contentText: "" } });
+  const { note } = await createNote(await getDb(), { userId: user.id, author: personAuthor(user), input: { title: UNTITLED, content: [], contentText: "" } });
   redirect(`/notes/${note.id}?${NEW_NOTE_PARAM}=1`);
 }
 
@@ -80,7 +81,7 @@ async function saveNote(raw: SaveNoteInput): Promise<SaveNoteResult> {
     tagIds,
   });
   if (!update.success) return { ok: false, error: "invalid", message: refusalMessage(update.error) };
-  const saved = await updateNote(await getDb(), { id, userId: user.id, input: update.data, ifVersion: version });
+  const saved = await updateNote(await getDb(), { id, userId: user.id, author: personAuthor(user), input: update.data, ifVersion: version });
   return { ok: true, version: saved.version, updatedAt: saved.note.updatedAt, tags: saved.note.tags };
 }
 

@@ -6,6 +6,7 @@ import { AppError, MESSAGES } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
 import { NOTE_OMIT, NOTE_TAGS_INCLUDE, serializeNoteWithTags } from "@/lib/notes/serialize";
 import { noteEtag } from "@/lib/notes/etag";
+import type { RevisionAuthor } from "@/lib/revisions/author";
 import { moveNoteToTrash, purgeExpiredTrashQuietly } from "@/lib/trash/move";
 
 /** JSON null must be spelled Prisma.JsonNull for a Json column. */
@@ -64,6 +65,8 @@ export type VersionedNote = { note: TNote; version: number };
 
 export type CreateNoteOptions = {
   userId: string;
+  /** Who writes: recorded in the note's first revision ("system" when omitted: scripts). */
+  author?: RevisionAuthor;
   input: TCreateNote | ResolvedBody<TCreateNote>;
   /**
    * A note coming back from the trash: its id, version and timestamps are
@@ -74,20 +77,21 @@ export type CreateNoteOptions = {
 };
 
 /** Creates a note and its tag links in one transaction. */
-export async function createNote(db: Db, { userId, input }: CreateNoteOptions): Promise<VersionedNote> {
+export async function createNote(db: Db, { userId, author, input }: CreateNoteOptions): Promise<VersionedNote> {
   // Converted before the transaction opens, so no transaction waits on BlockNote.
   const resolved = await resolveMarkdownBody(input);
-  return writeTransaction(db, (tx) => insertNote(tx, { userId, input: resolved }), { lockUserId: userId });
+  return writeTransaction(db, (tx) => insertNote(tx, { userId, input: resolved }), { lockUserId: userId, author });
 }
 
 /**
  * Creates a note inside the caller's transaction, for writes that must commit
  * together with it (an Idempotency-Key's stored response). Resolve Markdown
  * with resolveMarkdownBody before opening the transaction, and open it with
- * writeTransaction's `lockUserId`: the tags are read after that lock, so a tag
- * deleted meanwhile is simply not attached.
+ * writeTransaction's `lockUserId` (and its `author`, for the revision): the
+ * tags are read after that lock, so a tag deleted meanwhile is simply not
+ * attached.
  */
-export async function insertNote(tx: Prisma.TransactionClient, { userId, input: given, keep }: CreateNoteOptions): Promise<VersionedNote> {
+export async function insertNote(tx: Prisma.TransactionClient, { userId, input: given, keep }: Omit<CreateNoteOptions, "author">): Promise<VersionedNote> {
   const input = await resolveMarkdownBody(given);
   const tagIds = await ownedTagIds(tx, userId, input.tagIds);
   // One timestamp for both, so updatedAt equals createdAt on a new note.
@@ -113,6 +117,8 @@ export async function insertNote(tx: Prisma.TransactionClient, { userId, input: 
 export type UpdateNoteOptions = {
   id: string;
   userId: string;
+  /** Who writes: recorded in the revision this write makes ("system" when omitted: scripts). */
+  author?: RevisionAuthor;
   input: TUpdateNote | ResolvedBody<TUpdateNote>;
   /** Write only if the note is still at this version (If-Match); otherwise 412 with the current note. */
   ifVersion?: number;
@@ -123,7 +129,7 @@ export type UpdateNoteOptions = {
  * The version check and the write are one UPDATE … WHERE version = $n, so of
  * two writers holding the same version exactly one succeeds.
  */
-export async function updateNote(db: Db, { id, userId, input: given, ifVersion }: UpdateNoteOptions): Promise<VersionedNote> {
+export async function updateNote(db: Db, { id, userId, author, input: given, ifVersion }: UpdateNoteOptions): Promise<VersionedNote> {
   // Converted before the transaction opens, so no transaction waits on BlockNote.
   const input = await resolveMarkdownBody(given);
   // Only a new tag set touches the account's tag counters, and only then the
@@ -149,7 +155,7 @@ export async function updateNote(db: Db, { id, userId, input: given, ifVersion }
     }
     const note = await tx.note.findUniqueOrThrow({ where: { id }, include: NOTE_TAGS_INCLUDE, omit: NOTE_OMIT });
     return { note: serializeNoteWithTags(note), version: note.version };
-  }, { lockUserId });
+  }, { lockUserId, author });
 }
 
 /**

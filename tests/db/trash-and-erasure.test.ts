@@ -127,7 +127,7 @@ describe.each(TEST_DB_KINDS)("trash and account erasure in the data layer (%s)",
         await db.$queryRaw<{ table_name: string }[]>`
           SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`
       ).map((row) => row.table_name);
-      expect(tables).toEqual(expect.arrayContaining(["notes", "trashed_notes", "tags", "note_tags", "sessions", "accounts", "idempotency_keys", "rate_limits", "verifications"]));
+      expect(tables).toEqual(expect.arrayContaining(["notes", "trashed_notes", "note_revisions", "tags", "note_tags", "sessions", "accounts", "idempotency_keys", "rate_limits", "verifications"]));
       /** The tables with a row whose text (all its columns, cast as one row) contains any of the needles. */
       const tablesHolding = async (needles: string[]) => {
         const found: string[] = [];

@@ -1,5 +1,6 @@
 import { answerOptions, methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { withAuth } from "@/lib/auth/with-auth";
+import { agentAuthor } from "@/lib/revisions/author";
 import { parseJsonBody, parseQuery } from "@/lib/http";
 import { idempotent, readIdempotencyKey } from "@/lib/idempotency/idempotency";
 import { noteEtag } from "@/lib/notes/etag";
@@ -29,6 +30,7 @@ export const POST = withAuth(async ({ req, user, db }) => {
     scope: "POST /api/notes",
     key,
     request,
+    author: agentAuthor("api", user),
     perform: async (tx) => {
       const { note, version } = await insertNote(tx, { userId: user.userId, input });
       return { status: 201, body: { note }, headers: { ETag: noteEtag(version) } };

@@ -1,5 +1,6 @@
 import { answerOptions, methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { withAuth } from "@/lib/auth/with-auth";
+import { agentAuthor } from "@/lib/revisions/author";
 import { jsonResponse, MESSAGES } from "@/lib/errors";
 import { markdownResponse, parseId, parseJsonBody, parseQuery, preferredMediaType } from "@/lib/http";
 import { noteEtag, versionFromIfMatch } from "@/lib/notes/etag";
@@ -33,7 +34,7 @@ export const PATCH = withAuth<Params>(async ({ req, params, user, db }) => {
   const id = parseId(params.id, MESSAGES.invalidNoteId);
   const input = await parseJsonBody(req, ZUpdateNoteSchema);
   const ifVersion = versionFromIfMatch(req.headers.get("if-match"));
-  const { note, version } = await updateNote(db, { id, userId: user.userId, input, ifVersion });
+  const { note, version } = await updateNote(db, { id, userId: user.userId, author: agentAuthor("api", user), input, ifVersion });
   return jsonResponse({ note }, { headers: { ETag: noteEtag(version) } });
 });
 

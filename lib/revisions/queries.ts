@@ -1,0 +1,153 @@
+import type { DbClient } from "@/lib/db/client";
+import { contentToText } from "@/lib/editor/content-text";
+import { contentToMarkdown, noteMarkdown } from "@/lib/editor/markdown";
+import { AppError, MESSAGES } from "@/lib/errors";
+import { serializeTag, TAG_SELECT } from "@/lib/notes/serialize";
+import { AGENT_AUTHOR_KINDS } from "@/lib/revisions/author";
+import type { TListRevisionsQuery, TRevision, TRevisionAuthor, TRevisionList, TRevisionSummary } from "@/lib/revisions/schemas";
+
+const SUMMARY_SELECT = {
+  id: true,
+  noteId: true,
+  version: true,
+  authorKind: true,
+  authorEmail: true,
+  authorAgent: true,
+  title: true,
+  tagIds: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+
+type SummaryRow = {
+  id: string;
+  noteId: string;
+  version: number;
+  authorKind: string;
+  authorEmail: string | null;
+  authorAgent: string | null;
+  title: string;
+  tagIds: string[];
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/** A revision in its wire form, and every tag id it recorded (for a restore, which keeps those that still exist). */
+export type StoredRevision = { revision: TRevision; tagIds: string[] };
+
+const noteNotFound = () => new AppError("NOT_FOUND", { userMessage: MESSAGES.noteNotFound });
+const revisionNotFound = () => new AppError("NOT_FOUND", { userMessage: MESSAGES.revisionNotFound });
+
+/** History is read through its note: a note that is not the user's, or is in the trash, has none to show. */
+async function assertNoteExists(db: DbClient, { noteId, userId }: { noteId: string; userId: string }): Promise<void> {
+  if (!(await db.note.findFirst({ where: { id: noteId, userId }, select: { id: true } }))) throw noteNotFound();
+}
+
+function serializeAuthor(row: SummaryRow): TRevisionAuthor {
+  return {
+    kind: row.authorKind as TRevisionAuthor["kind"],
+    email: row.authorEmail,
+    ...(row.authorAgent ? { agent: row.authorAgent } : {}),
+  };
+}
+
+/** Revisions in their wire form, with the tags of theirs that still exist (by name, as on a note). */
+async function serializeRevisions(db: DbClient, userId: string, rows: SummaryRow[]): Promise<TRevisionSummary[]> {
+  const tagIds = [...new Set(rows.flatMap((row) => row.tagIds))];
+  const tags = tagIds.length === 0 ? [] : await db.tag.findMany({ where: { userId, id: { in: tagIds } }, select: TAG_SELECT, orderBy: [{ name: "asc" }, { id: "asc" }] });
+  return rows.map((row) => {
+    const own = new Set(row.tagIds);
+    return {
+      id: row.id,
+      noteId: row.noteId,
+      version: row.version,
+      author: serializeAuthor(row),
+      title: row.title,
+      tags: tags.filter((tag) => own.has(tag.id)).map(serializeTag),
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+    };
+  });
+}
+
+/** A page of a note's history, newest first (the first is the note as it is now). 404 for a note that is not the user's. */
+export async function listRevisions(
+  db: DbClient,
+  { noteId, userId, limit, cursor }: TListRevisionsQuery & { noteId: string; userId: string },
+): Promise<TRevisionList> {
+  await assertNoteExists(db, { noteId, userId });
+  const rows = await db.noteRevision.findMany({
+    where: { noteId, userId, ...(cursor === undefined ? {} : { version: { lt: cursor } }) },
+    orderBy: { version: "desc" },
+    // One row past the page tells whether a next page exists.
+    take: limit + 1,
+    select: SUMMARY_SELECT,
+  });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    revisions: await serializeRevisions(db, userId, page),
+    ...(rows.length > limit && last ? { nextCursor: String(last.version) } : {}),
+  };
+}
+
+type ChainRow = { keyframe: boolean; keep_head: number; keep_tail: number; blocks: unknown };
+
+/**
+ * The note's content at `version`: the keyframe at or before it, then each
+ * later change up to it (the kept leading and trailing blocks of the one
+ * before, and the change's blocks between). At most note_revision_max_depth()
+ * changes follow a keyframe.
+ */
+async function contentAt(db: DbClient, { noteId, version }: { noteId: string; version: number }): Promise<unknown> {
+  const chain = await db.$queryRaw<ChainRow[]>`
+    SELECT keyframe, keep_head, keep_tail, blocks FROM note_revisions
+    WHERE note_id = ${noteId}::uuid AND version <= ${version}
+      AND version >= (SELECT max(version) FROM note_revisions WHERE note_id = ${noteId}::uuid AND version <= ${version} AND keyframe)
+    ORDER BY version`;
+  let content: unknown = [];
+  for (const change of chain) {
+    if (change.keyframe) {
+      content = change.blocks;
+      continue;
+    }
+    const before = content as unknown[];
+    content = [...before.slice(0, change.keep_head), ...(change.blocks as unknown[]), ...before.slice(before.length - change.keep_tail)];
+  }
+  return content;
+}
+
+/** One revision with the note's content at it. 404 when the note or the revision is not the user's. */
+export async function getRevisionOrThrow(
+  db: DbClient,
+  { noteId, revisionId, userId }: { noteId: string; revisionId: string; userId: string },
+): Promise<StoredRevision> {
+  await assertNoteExists(db, { noteId, userId });
+  const row = await db.noteRevision.findFirst({ where: { id: revisionId, noteId, userId }, select: { ...SUMMARY_SELECT, contentText: true } });
+  if (!row) throw revisionNotFound();
+  const content = await contentAt(db, { noteId, version: row.version });
+  const [summary] = await serializeRevisions(db, userId, [row]);
+  return { revision: { ...summary!, content, contentText: row.contentText ?? contentToText(content) }, tagIds: row.tagIds };
+}
+
+/**
+ * Which of these notes an agent (REST or MCP) changed last: the author kind of
+ * each one's newest revision, for the notes list's marker.
+ */
+export async function notesLastChangedByAgent(db: DbClient, { userId, noteIds }: { userId: string; noteIds: string[] }): Promise<Set<string>> {
+  if (noteIds.length === 0) return new Set();
+  const rows = await db.$queryRaw<{ note_id: string; author_kind: string }[]>`
+    SELECT DISTINCT ON (note_id) note_id::text, author_kind FROM note_revisions
+    WHERE user_id = ${userId}::uuid AND note_id = ANY(${noteIds}::uuid[])
+    ORDER BY note_id, version DESC`;
+  return new Set(rows.filter((row) => AGENT_AUTHOR_KINDS.has(row.author_kind)).map((row) => row.note_id));
+}
+
+/**
+ * A revision as one Markdown document, title first. An old state has no
+ * stored Markdown: it is rendered in the conversion pool under its budget; a
+ * body that is not BlockNote JSON reads as its text.
+ */
+export async function revisionMarkdown(revision: TRevision): Promise<string> {
+  return noteMarkdown(revision.title, (await contentToMarkdown(revision.content)) ?? revision.contentText);
+}

@@ -1,0 +1,60 @@
+import { z } from "zod";
+import { ZTagSchema } from "@/lib/tags/schemas";
+
+const REVISION_LIMIT_MAX = 100;
+const REVISION_LIMIT_DEFAULT = 20;
+
+/** A page of a note's history: newest first, continued with the previous page's nextCursor. */
+export const ZListRevisionsQuerySchema = z.object({
+  limit: z
+    .string()
+    .regex(/^\d+$/, "Expected a whole number")
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(REVISION_LIMIT_MAX))
+    .default(REVISION_LIMIT_DEFAULT)
+    .meta({ description: "Page size, 1 to 100.", type: "integer", minimum: 1, maximum: REVISION_LIMIT_MAX, default: REVISION_LIMIT_DEFAULT }),
+  cursor: z
+    .string()
+    .regex(/^[1-9]\d{0,9}$/, "Not a cursor from a previous page's nextCursor")
+    .transform(Number)
+    .optional()
+    .meta({ description: "Continue after the page that returned this nextCursor.", type: "string" }),
+});
+export type TListRevisionsQuery = z.infer<typeof ZListRevisionsQuerySchema>;
+
+export const ZRevisionAuthorSchema = z
+  .object({
+    kind: z.enum(["api", "mcp", "browser", "system"]).meta({
+      description: "api: an agent through the REST API; mcp: an agent through MCP; browser: the person in the browser; system: an operator's script or the history's start.",
+    }),
+    email: z.string().nullable().meta({ description: "The verified email the write was made with (null for system)." }),
+    agent: z.string().optional().meta({ description: "The agent's name, when the identity service gave one." }),
+  })
+  .meta({ description: "Who made the change." });
+export type TRevisionAuthor = z.infer<typeof ZRevisionAuthorSchema>;
+
+export const ZRevisionSummarySchema = z.object({
+  id: z.guid(),
+  noteId: z.guid(),
+  version: z.number().int().meta({ description: "The note version this revision produced; the newest revision is the note as it is now." }),
+  author: ZRevisionAuthorSchema,
+  title: z.string(),
+  tags: z.array(ZTagSchema).meta({ description: "The note's tags at this revision that still exist." }),
+  createdAt: z.iso.datetime().meta({ description: "When the change began (a person's saves a few minutes apart are one revision)." }),
+  updatedAt: z.iso.datetime().meta({ description: "When the change was last written." }),
+});
+export type TRevisionSummary = z.infer<typeof ZRevisionSummarySchema>;
+
+export const ZRevisionSchema = ZRevisionSummarySchema.extend({
+  content: z.unknown().meta({ description: "The note's content at this revision, block ids included." }),
+  contentText: z.string(),
+});
+export type TRevision = z.infer<typeof ZRevisionSchema>;
+
+export const ZRevisionListResponseSchema = z.object({
+  revisions: z.array(ZRevisionSummarySchema).meta({ description: "Newest first." }),
+  nextCursor: z.string().optional().meta({ description: "Present when older revisions follow: pass it as `cursor`." }),
+});
+export type TRevisionList = z.infer<typeof ZRevisionListResponseSchema>;
+
+export const ZRevisionResponseSchema = z.object({ revision: ZRevisionSchema });
