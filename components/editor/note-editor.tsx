@@ -6,18 +6,20 @@ import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { NoteBlockEditor } from "@/components/editor/block-editor";
 import { ConflictBanner } from "@/components/editor/conflict-banner";
+import { HistoryPanel } from "@/components/editor/history-panel";
 import { draftMatches, readDraft, removeDraft, type NoteDraft } from "@/components/editor/note-draft";
 import { DraftBanner, SaveFailureAlert } from "@/components/editor/save-failure";
 import { SaveStatusIndicator } from "@/components/editor/save-status";
 import { useNoteSaver } from "@/components/editor/use-note-saver";
 import { TagPicker } from "@/components/tags/tag-picker";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { ArrowLeftIcon, TrashIcon } from "@/components/ui/icons";
+import { ArrowLeftIcon, HistoryIcon, TrashIcon } from "@/components/ui/icons";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { contentToText } from "@/lib/editor/content-text";
 import { NEW_NOTE_PARAM, UNTITLED, type EditorNote } from "@/lib/editor/types";
-import { checkNoteVersionAction, deleteNoteAction, discardNewNoteAction, loadNoteAction } from "@/lib/notes/actions";
+import { checkNoteVersionAction, deleteNoteAction, discardNewNoteAction, loadNoteAction, restoreRevisionAction } from "@/lib/notes/actions";
 import { NOTE_TITLE_MAX } from "@/lib/notes/schemas";
+import type { TRevisionSummary } from "@/lib/revisions/schemas";
 import type { TTag } from "@/lib/tags/schemas";
 
 /** Handle the block editor gives back once it exists. */
@@ -63,6 +65,7 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [historyOpen, setHistoryOpen] = useState(false);
   /** Unsaved changes from an earlier visit, found in this browser and shown in the editor. */
   const [restored, setRestored] = useState<NoteDraft | null>(null);
   const handle = useRef<BlockEditorHandle | null>(null);
@@ -287,6 +290,31 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
     router.push("/notes");
   }
 
+  /**
+   * Puts the note back as it was at a revision: what is typed here is saved
+   * first (so it is in the history too), then the restore is written on top
+   * of that version and shown in the editor.
+   */
+  async function restoreRevision(revision: TRevisionSummary): Promise<string | null> {
+    await flush();
+    if (saver.hasUnsaved()) return "Your latest changes are not saved yet, so nothing was restored. Try again once they are saved.";
+    const result = await restoreRevisionAction({ noteId: note.id, revisionId: revision.id, version: saver.version() }).catch(() => null);
+    if (!result) return "The version could not be restored: check your connection and try again.";
+    if (result.ok) {
+      untouched.current = false;
+      showNote(result.note);
+      setHistoryOpen(false);
+      return null;
+    }
+    if (result.error === "conflict") {
+      // Written elsewhere in between: shown as any other conflict, nothing restored.
+      setHistoryOpen(false);
+      saver.showConflict(result.current);
+      return null;
+    }
+    return result.message;
+  }
+
   async function deleteNote() {
     untouched.current = false;
     setDeleting(true);
@@ -320,6 +348,11 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
         </Link>
         <div className="spacer" />
         <SaveStatusIndicator status={saver.status} failure={saver.failure} />
+        <button type="button" className="btn btn-ghost btn-sm" aria-haspopup="dialog" onClick={() => setHistoryOpen(true)}>
+          <HistoryIcon size={15} />
+          <span className="hide-sm">History</span>
+          <span className="sr-only"> of this note</span>
+        </button>
         <button type="button" className="btn btn-ghost btn-sm btn-danger" onClick={() => setConfirmDelete(true)}>
           <TrashIcon size={15} />
           <span className="hide-sm">Delete</span>
@@ -451,6 +484,14 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
       <div className="editor-surface">
         <BlockEditor content={note.content} contentText={note.contentText} onChange={onBodyChange} onReady={onReady} label="Note body" />
       </div>
+
+      <HistoryPanel
+        noteId={note.id}
+        open={historyOpen}
+        current={() => ({ title: state.current.title, content: handle.current?.editor.document ?? note.content, contentText: note.contentText })}
+        onRestore={restoreRevision}
+        onClose={() => setHistoryOpen(false)}
+      />
 
       <ConfirmDialog
         open={confirmDelete}

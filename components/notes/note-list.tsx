@@ -9,8 +9,11 @@ function Marked({ parts }: { parts: ExcerptPart[] }) {
   return parts.map((part, index) => (part.match ? <mark key={index}>{part.text}</mark> : <span key={index}>{part.text}</span>));
 }
 
-/** The notes as rows; with a search's highlights, matches in titles and text are marked. */
-export function NoteList({ notes, highlights, now }: { notes: TNote[]; highlights?: NoteHighlight[]; now: number }) {
+/**
+ * The notes as rows; with a search's highlights, matches in titles and text
+ * are marked; notes an agent changed last carry an "Agent" badge.
+ */
+export function NoteList({ notes, highlights, agentChanged, now }: { notes: TNote[]; highlights?: NoteHighlight[]; agentChanged?: ReadonlySet<string>; now: number }) {
   return (
     <NoteListKeys>
       <ul className="note-list" aria-label="Notes">
@@ -23,6 +26,11 @@ export function NoteList({ notes, highlights, now }: { notes: TNote[]; highlight
                 <span className="note-row-top">
                   <span className="note-title">{highlight ? <Marked parts={highlight.title} /> : note.title}</span>
                   <span className="note-time">
+                    {agentChanged?.has(note.id) ? (
+                      <span className="author-badge agent" title="Last changed by one of your agents">
+                        Agent<span className="sr-only"> changed it</span>
+                      </span>
+                    ) : null}{" "}
                     <RelativeTime iso={note.updatedAt} now={now} />
                   </span>
                 </span>

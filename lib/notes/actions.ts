@@ -19,6 +19,9 @@ import { NOTE_TITLE_MAX, ZNoteSchema, ZUpdateNoteSchema, type TNote } from "@/li
 import { getNoteOrThrow } from "@/lib/notes/queries";
 import { getNoteVersion } from "@/lib/notes/version";
 import { personAuthor } from "@/lib/revisions/author";
+import { restoreRevision } from "@/lib/revisions/mutations";
+import { getRevisionOrThrow, listRevisions } from "@/lib/revisions/queries";
+import type { TRevision, TRevisionList } from "@/lib/revisions/schemas";
 
 /**
  * Creates an empty note and opens it, marked new: the editor deletes it again
@@ -188,5 +191,57 @@ export async function loadNoteAction(id: string): Promise<EditorNote | null> {
   } catch (err) {
     if (err instanceof AppError && err.code === "NOT_FOUND") return null;
     throw err;
+  }
+}
+
+const HISTORY_UNAVAILABLE = "The history could not be loaded: check your connection and try again.";
+
+/** A page of the note's history for the history panel, newest first. */
+export async function listRevisionsAction(raw: { noteId: string; cursor?: string }): Promise<({ ok: true } & TRevisionList) | { ok: false; message: string }> {
+  const user = await getCurrentUser();
+  if (!user) return { ok: false, message: signedOut.message };
+  const parsed = z.object({ noteId: z.guid(), cursor: z.string().regex(/^\d{1,10}$/).optional() }).safeParse(raw);
+  if (!parsed.success) return notFound;
+  return readHistory(async () => ({
+    ok: true as const,
+    ...(await listRevisions(await getDb(), { noteId: parsed.data.noteId, userId: user.id, limit: 30, cursor: parsed.data.cursor === undefined ? undefined : Number(parsed.data.cursor) })),
+  }));
+}
+
+/** One revision with its content, for the history panel to compare with the note now. */
+export async function getRevisionAction(raw: { noteId: string; revisionId: string }): Promise<{ ok: true; revision: TRevision } | { ok: false; message: string }> {
+  const user = await getCurrentUser();
+  if (!user) return { ok: false, message: signedOut.message };
+  const parsed = z.object({ noteId: z.guid(), revisionId: z.guid() }).safeParse(raw);
+  if (!parsed.success) return notFound;
+  return readHistory(async () => ({ ok: true as const, revision: (await getRevisionOrThrow(await getDb(), { ...parsed.data, userId: user.id })).revision }));
+}
+
+async function readHistory<T>(read: () => Promise<T>): Promise<T | { ok: false; message: string }> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof AppError && err.code === "NOT_FOUND") return notFound;
+    log.error("note.history_failed", { cause: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+    return { ok: false, message: HISTORY_UNAVAILABLE };
+  }
+}
+
+/**
+ * Puts the note back as it was at a revision, only on top of the version the
+ * editor has (the person's unsaved typing is saved first by the editor): the
+ * restore is a new revision, by the person.
+ */
+export async function restoreRevisionAction(raw: { noteId: string; revisionId: string; version: number }): Promise<{ ok: true; note: EditorNote } | (SaveNoteResult & { ok: false })> {
+  const user = await getCurrentUser();
+  if (!user) return signedOut;
+  const parsed = z.object({ noteId: z.guid(), revisionId: z.guid(), version: z.number().int().min(1) }).safeParse(raw);
+  if (!parsed.success) return notFound;
+  try {
+    const { noteId, revisionId, version } = parsed.data;
+    const restored = await restoreRevision(await getDb(), { noteId, revisionId, userId: user.id, author: personAuthor(user), ifVersion: version });
+    return { ok: true, note: toEditorNote(restored.note, restored.version) };
+  } catch (err) {
+    return writeFailure(err, "note.restore_failed");
   }
 }

@@ -16,6 +16,9 @@ const TOOLS = [
   "create_note",
   "update_note",
   "delete_note",
+  "list_revisions",
+  "get_revision",
+  "restore_revision",
   "list_trash",
   "restore_note",
   "delete_note_forever",
@@ -56,7 +59,7 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     return result.structuredContent!;
   }
 
-  it("lists the twelve tools, each described by the REST schemas it validates with", async () => {
+  it("lists the fifteen tools, each described by the REST schemas it validates with", async () => {
     const client = await connect(stack.freshUser().token());
     expect(client.getServerVersion()).toMatchObject({ name: "notes" });
     const { tools } = await client.listTools();

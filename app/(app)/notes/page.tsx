@@ -12,6 +12,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
 import { listNotes } from "@/lib/notes/queries";
+import { notesLastChangedByAgent } from "@/lib/revisions/queries";
 import { highlightNotes } from "@/lib/notes/snippet";
 import { ZNotesPageQuerySchema } from "@/lib/notes/schemas";
 import { listTagsWithNoteCounts } from "@/lib/tags/queries";
@@ -45,7 +46,10 @@ export default async function NotesPage({ searchParams }: { searchParams: Search
     listTagsWithNoteCounts(db, { userId: user.id }),
     trashed ? findTrashedNoteTitle(db, { id: trashed, userId: user.id }) : null,
   ]);
-  const highlights = query ? await highlightNotes(db, notes, query) : undefined;
+  const [highlights, agentChanged] = await Promise.all([
+    query ? highlightNotes(db, notes, query) : undefined,
+    notesLastChangedByAgent(db, { userId: user.id, noteIds: notes.map((note) => note.id) }),
+  ]);
   const activeTag = tags.find((tag) => tag.id === tagId);
   const filtered = Boolean(query || tagId);
   const now = Date.now();
@@ -76,7 +80,7 @@ export default async function NotesPage({ searchParams }: { searchParams: Search
             </p>
             {query ? <SortChoice query={query} tagId={tagId} sort={sort} /> : null}
           </div>
-          <NoteList notes={notes} highlights={highlights} now={now} />
+          <NoteList notes={notes} highlights={highlights} agentChanged={agentChanged} now={now} />
           <Pagination page={page} pageSize={PAGE_SIZE} total={total} query={query} tagId={tagId} sort={query ? sort : undefined} />
         </>
       ) : filtered && total > 0 ? (
