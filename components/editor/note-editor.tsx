@@ -348,15 +348,14 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
         </Link>
         <div className="spacer" />
         <SaveStatusIndicator status={saver.status} failure={saver.failure} />
-        <button type="button" className="btn btn-ghost btn-sm" aria-haspopup="dialog" onClick={() => setHistoryOpen(true)}>
+        {/* Named by aria-label: at phone width the visible words are hidden, the names stay. */}
+        <button type="button" className="btn btn-ghost btn-sm" aria-haspopup="dialog" aria-label="History of this note" onClick={() => setHistoryOpen(true)}>
           <HistoryIcon size={15} />
           <span className="hide-sm">History</span>
-          <span className="sr-only"> of this note</span>
         </button>
-        <button type="button" className="btn btn-ghost btn-sm btn-danger" onClick={() => setConfirmDelete(true)}>
+        <button type="button" className="btn btn-ghost btn-sm btn-danger" aria-label="Delete note" onClick={() => setConfirmDelete(true)}>
           <TrashIcon size={15} />
           <span className="hide-sm">Delete</span>
-          <span className="sr-only"> note</span>
         </button>
       </div>
 

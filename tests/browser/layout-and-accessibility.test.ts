@@ -52,7 +52,9 @@ describe("layout and accessibility of every page", () => {
         ];
         for (let i = 1; i <= 3; i += 1) {
           const body = [{ type: "paragraph", content: text(`Short note ${i} with a line of text.`) }];
-          await createNote(db, { userId, input: { title: `Note ${i}`, content: body, contentText: contentToText(body) } });
+          // One written by an agent: the list marks it.
+          const author = i === 2 ? ({ kind: "api", email: account!.email } as const) : undefined;
+          await createNote(db, { userId, author, input: { title: `Note ${i}`, content: body, contentText: contentToText(body) } });
         }
         const { note } = await createNote(db, { userId, input: { title: LONG_TITLE, content, contentText: contentToText(content), tagIds: [tag.id] } });
         noteId = note.id;
@@ -109,7 +111,20 @@ describe("layout and accessibility of every page", () => {
         await editorBody(page).locator('[data-content-type="codeBlock"]').waitFor();
       },
     },
+    {
+      name: "history",
+      path: "",
+      signedIn: true,
+      ready: async (page) => {
+        await editorBody(page).locator('[data-content-type="codeBlock"]').waitFor();
+        await page.getByRole("button", { name: "History of this note" }).click();
+        await page.getByRole("dialog", { name: "History" }).getByRole("button", { name: /System/ }).first().click();
+        await page.getByText("This version is the same as the note now.").waitFor();
+      },
+    },
     { name: "tags", path: "/tags", signedIn: true, ready: heading("Tags") },
+    { name: "trash", path: "/trash", signedIn: true, ready: heading("Trash") },
+    { name: "account", path: "/account", signedIn: true, ready: heading("Account") },
     { name: "connect", path: "/connect", signedIn: true, ready: heading("Connect an agent") },
     { name: "missing-note", path: "/notes/00000000-0000-4000-8000-000000000000", signedIn: true, ready: heading("This note does not exist") },
   ];
@@ -271,7 +286,7 @@ describe("layout and accessibility of every page", () => {
         if (focused.name === "Note body") break;
       }
       const names = reached.map((item) => item.name);
-      for (const expected of ["Skip to content", "Notes", "Delete note", "Title", "Remove tag planning", "Tags", "Note body"]) {
+      for (const expected of ["Skip to content", "Notes", "History of this note", "Delete note", "Title", "Remove tag planning", "Tags", "Note body"]) {
         expect(names.some((name) => name.startsWith(expected)), `${expected} in ${names.join(" | ")}`).toBe(true);
       }
       // The body shows its focus with the caret, as any text field does.
