@@ -1,4 +1,5 @@
 import { median, type ColdStartReport } from "./cold-start";
+import { renderHistory, type HistoryResult } from "./history";
 import { renderHostile, type HostileNeighbourResult } from "./hostile";
 import type { Measurement } from "./measure";
 import type { SoakResult } from "./soak";
@@ -27,6 +28,7 @@ export type BenchReport = {
     coldStart?: ColdStartReport;
     soak?: SoakResult;
     hostile?: HostileNeighbourResult;
+    history?: HistoryResult;
   } | null;
   pglite: { results: ScenarioResult[]; rssBefore: number; rssAfter: number; sequentialRareSearch: Measurement; soak?: SoakResult; hostile?: HostileNeighbourResult } | null;
   problems: string[];
@@ -83,6 +85,7 @@ export function renderMarkdown(report: BenchReport): string {
     }
     if (pgRun.soak) lines.push(soakLine(pgRun.soak));
     if (pgRun.hostile) lines.push("", ...renderHostile(pgRun.hostile));
+    if (pgRun.history) lines.push("", ...renderHistory(pgRun.history));
     lines.push("", ...renderRanked(pgRun.results));
     const sizes = [...new Set(pgRun.results.map((r) => r.userNotes))].sort((a, b) => a - b);
     if (sizes.length === 2) {

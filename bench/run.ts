@@ -10,6 +10,7 @@ import pg from "pg";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { openPglite } from "@/lib/db/pglite";
 import { loadBenchData, type LoadedUser, type Sql } from "./load";
+import { measureHistory } from "./history";
 import { measureHostileNeighbour, type HostileNeighbourResult } from "./hostile";
 import { measureHttp, measureLoop, measureSequential, type Measurement } from "./measure";
 import { renderMarkdown, type BenchReport, type ScenarioResult } from "./report";
@@ -159,7 +160,12 @@ async function runPostgres(report: BenchReport): Promise<BenchReport["postgres"]
       freePort,
     });
     const hostile = await runHostile(stack, loaded[1]!.email, "postgres", report);
-    return { database: name, results, floors, rssBefore, rssAfter, sequentialRareSearch: sequential, coldStart, soak, hostile };
+    log("history: write cost of revisions and storage per revision");
+    const history = await measureHistory(stack, pool, { email: loaded[1]!.email, writes: quick ? 8 : 200, edits: quick ? 4 : 20, log }).catch((err: unknown) => {
+      report.problems.push(`postgres history: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    });
+    return { database: name, results, floors, rssBefore, rssAfter, sequentialRareSearch: sequential, coldStart, soak, hostile, history };
   } finally {
     await stack?.stop();
     await pool.end();
