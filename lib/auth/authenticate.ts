@@ -5,7 +5,12 @@ import { log } from "@/lib/log";
 import { findVerifiedUserByEmail } from "@/lib/users/queries";
 
 /** Who a request acts for. Every query is scoped to `userId`. */
-export type AuthContext = { userId: string; email: string };
+export type AuthContext = {
+  userId: string;
+  email: string;
+  /** The agent's name, when the identity service gave one: recorded in the note history. */
+  agent?: string;
+};
 
 export type AuthDeps = {
   /** The identity call, injectable for tests. */
@@ -44,7 +49,7 @@ export async function authenticate(req: Request, deps: AuthDeps): Promise<AuthCo
   if (!user) {
     throw new AppError("USER_NOT_FOUND", { userMessage: MESSAGES.userNotFound(deps.getAppUrl()), fields: { email: outcome.email } });
   }
-  return { userId: user.id, email: outcome.email };
+  return { userId: user.id, email: outcome.email, ...(outcome.agent ? { agent: outcome.agent } : {}) };
 }
 
 /** Faults on the partner's side of the verify call, as opposed to a bad token. */

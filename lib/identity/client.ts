@@ -1,3 +1,4 @@
+import { z } from "zod";
 import {
   NETWORK_ERROR,
   ZVerifyErrorSchema,
@@ -19,10 +20,14 @@ export type VerifyOptions = {
  * partner-side fault: the HTTP status when the service answered.
  */
 export type VerifyOutcome =
-  | { ok: true; email: string }
+  /** `agent`: the agent's name, when an identity service sends one beside the email (the contract's does not). */
+  | { ok: true; email: string; agent?: string }
   | { ok: false; error: string; status: number | null };
 
 const DEFAULT_TIMEOUT_MS = 5000;
+
+/** An agent name some identity services add to a verify answer: recorded in note history, so kept short and on one line. */
+const ZAgentNameSchema = z.string().trim().max(100).regex(/^[^\p{Cc}]*$/u).optional();
 
 /** The identity service's hosted default is not reachable from here; local development runs its own. */
 const DEFAULT_IDENTITY_API_URL = "http://127.0.0.1:4000";
@@ -53,7 +58,10 @@ export async function verifyDetailed(
 
   if (response.ok) {
     const success = ZVerifySuccessSchema.safeParse(body);
-    if (success.success && success.data.email.length > 0) return { ok: true, email: success.data.email };
+    if (success.success && success.data.email.length > 0) {
+      const agent = ZAgentNameSchema.safeParse((body as { agent?: unknown }).agent);
+      return { ok: true, email: success.data.email, ...(agent.success && agent.data ? { agent: agent.data } : {}) };
+    }
     return { ok: false, error: "identity service returned no email", status: response.status };
   }
   const failure = ZVerifyErrorSchema.safeParse(body);

@@ -61,6 +61,20 @@ describe("verify()", () => {
     answer();
   });
 
+  it("keeps an agent name an identity service sends beside the email, when it is a short line of text", async () => {
+    for (const [agent, kept] of [
+      ["Research bot", { agent: "Research bot" }],
+      ["x".repeat(101), {}],
+      ["two\nlines", {}],
+      [42, {}],
+    ] as const) {
+      server.use(http.post(`${API}/api/verify`, () => HttpResponse.json({ email: "ada@example.com", agent })));
+      await expect(verifyDetailed("pk", "st", API)).resolves.toEqual({ ok: true, email: "ada@example.com", ...kept });
+      // The contract's client library result stays { ok, email }.
+      await expect(verify("pk", "st", API)).resolves.toEqual({ ok: true, email: "ada@example.com" });
+    }
+  });
+
   it("treats a success without an email as a failure", async () => {
     server.use(http.post(`${API}/api/verify`, () => HttpResponse.json({})));
     const result = await verify("pk", "st", API);
