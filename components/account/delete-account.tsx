@@ -62,7 +62,7 @@ export function DeleteAccount({ contents }: { contents: AccountContents }) {
             {error}
           </p>
         ) : null}
-        <button type="submit" className="btn btn-danger-solid" disabled={!matches || busy}>
+        <button type="submit" className="btn btn-danger-solid btn-wrap" disabled={!matches || busy}>
           {busy ? "Deleting…" : "Delete my account and everything in it"}
         </button>
       </form>
