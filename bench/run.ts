@@ -161,7 +161,7 @@ async function runPostgres(report: BenchReport): Promise<BenchReport["postgres"]
     });
     const hostile = await runHostile(stack, loaded[1]!.email, "postgres", report);
     log("history: write cost of revisions and storage per revision");
-    const history = await measureHistory(stack, pool, { email: loaded[1]!.email, writes: quick ? 8 : 200, edits: quick ? 4 : 20, log }).catch((err: unknown) => {
+    const history = await measureHistory(stack, pool, { email: loaded[1]!.email, writes: quick ? 40 : 200, edits: quick ? 10 : 20, log }).catch((err: unknown) => {
       report.problems.push(`postgres history: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
     });
