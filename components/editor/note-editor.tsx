@@ -12,7 +12,7 @@ import { SaveStatusIndicator } from "@/components/editor/save-status";
 import { useNoteSaver } from "@/components/editor/use-note-saver";
 import { TagPicker } from "@/components/tags/tag-picker";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { ArrowLeftIcon, TrashIcon } from "@/components/ui/icons";
+import { ArrowLeftIcon, PinIcon, TrashIcon } from "@/components/ui/icons";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { contentToText } from "@/lib/editor/content-text";
 import { NEW_NOTE_PARAM, UNTITLED, type EditorNote } from "@/lib/editor/types";
@@ -57,6 +57,7 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
   const router = useRouter();
   const [title, setTitle] = useState(note.title);
   const [tags, setTags] = useState<TTag[]>(note.tags);
+  const [pinned, setPinned] = useState(note.pinned);
   const [allTags, setAllTags] = useState<TTag[]>(initialTags);
   const [remoteNewer, setRemoteNewer] = useState<string | null>(null);
   const [divergentText, setDivergentText] = useState<string | null>(() => (textDiffersFromBody(note) ? note.contentText : null));
@@ -70,8 +71,8 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
   const pendingBody = useRef<unknown[] | null>(null);
   const titleInput = useRef<HTMLTextAreaElement>(null);
   const loading = useRef(false);
-  // Every setTitle/setTags below writes here first, so saves read the latest values.
-  const state = useRef({ title, tags });
+  // Every setTitle/setTags/setPinned below writes here first, so saves read the latest values.
+  const state = useRef({ title, tags, pinned });
 
   const saver = useNoteSaver({
     noteId: note.id,
@@ -81,6 +82,7 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
       title: state.current.title,
       content: () => (handle.current?.editor.document ?? []) as unknown[],
       tags: state.current.tags,
+      pinned: state.current.pinned,
     }),
     onSaved: () => setRestored(null),
   });
@@ -149,9 +151,10 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
   const showNote = useCallback(
     (current: EditorNote) => {
       handle.current?.load(current.content, current.contentText);
-      state.current = { title: current.title, tags: current.tags };
+      state.current = { title: current.title, tags: current.tags, pinned: current.pinned };
       setTitle(current.title);
       setTags(current.tags);
+      setPinned(current.pinned);
       setRemoteNewer(null);
       setDivergentText(textDiffersFromBody(current) ? current.contentText : null);
       acceptRemote(current);
@@ -170,9 +173,11 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
     }
     const restoredTitle = draft.title ?? state.current.title;
     const restoredTags = draft.tags ?? state.current.tags;
-    state.current = { title: restoredTitle, tags: restoredTags };
+    const restoredPinned = draft.pinned ?? state.current.pinned;
+    state.current = { title: restoredTitle, tags: restoredTags, pinned: restoredPinned };
     setTitle(restoredTitle);
     setTags(restoredTags);
+    setPinned(restoredPinned);
     if (draft.content) {
       if (handle.current) handle.current.load(draft.content, "");
       else pendingBody.current = draft.content;
@@ -320,6 +325,22 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
         </Link>
         <div className="spacer" />
         <SaveStatusIndicator status={saver.status} failure={saver.failure} />
+        {/* A toggle: its name stays "Pin note", aria-pressed says whether it is pinned. */}
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm btn-toggle"
+          aria-pressed={pinned}
+          title={pinned ? "Pinned: shown first in your notes. Press to unpin." : "Pin: show this note first in your notes"}
+          onClick={() => {
+            const next = !state.current.pinned;
+            state.current = { ...state.current, pinned: next };
+            setPinned(next);
+            markChanged("pinned", 0);
+          }}
+        >
+          <PinIcon size={15} fill={pinned ? "currentColor" : "none"} />
+          Pin<span className="sr-only"> note</span>
+        </button>
         <button type="button" className="btn btn-ghost btn-sm btn-danger" onClick={() => setConfirmDelete(true)}>
           <TrashIcon size={15} />
           <span className="hide-sm">Delete</span>

@@ -10,10 +10,10 @@ function Marked({ parts }: { parts: ExcerptPart[] }) {
 }
 
 /** The notes as rows; with a search's highlights, matches in titles and text are marked. */
-export function NoteList({ notes, highlights, now }: { notes: TNote[]; highlights?: NoteHighlight[]; now: number }) {
+export function NoteList({ notes, highlights, now, label = "Notes" }: { notes: TNote[]; highlights?: NoteHighlight[]; now: number; label?: string }) {
   return (
     <NoteListKeys>
-      <ul className="note-list" aria-label="Notes">
+      <ul className="note-list" aria-label={label}>
         {notes.map((note, index) => {
           const highlight = highlights?.[index];
           const excerpt = highlight ? highlight.snippet : noteExcerpt(note.contentText);

@@ -112,7 +112,7 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
       const { markdown, note, version } = await getNoteMarkdownOrThrow(db, { id, userId: user.userId });
       return {
         markdown,
-        json: { id: note.id, title: note.title, version, etag: noteEtag(version), updatedAt: note.updatedAt, tags: note.tags },
+        json: { id: note.id, title: note.title, pinned: note.pinned, version, etag: noteEtag(version), updatedAt: note.updatedAt, tags: note.tags },
       };
     },
   },

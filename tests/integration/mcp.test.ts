@@ -65,7 +65,7 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     const create = byName.create_note!.inputSchema as Record<string, any>;
     expect(create.required).toEqual(["title"]);
     expect(create.properties.title).toMatchObject({ type: "string", minLength: 1, maxLength: 500 });
-    expect(Object.keys(create.properties)).toEqual(["title", "content", "contentMarkdown", "contentText", "tagIds"]);
+    expect(Object.keys(create.properties)).toEqual(["title", "content", "contentMarkdown", "contentText", "tagIds", "pinned"]);
     const update = byName.update_note!.inputSchema as Record<string, any>;
     expect(update.required).toEqual(["id"]);
     expect(update.properties.ifVersion).toMatchObject({ type: "integer" });
