@@ -54,7 +54,8 @@ describe("layout and accessibility of every page", () => {
           const body = [{ type: "paragraph", content: text(`Short note ${i} with a line of text.`) }];
           await createNote(db, { userId, input: { title: `Note ${i}`, content: body, contentText: contentToText(body) } });
         }
-        const { note } = await createNote(db, { userId, input: { title: LONG_TITLE, content, contentText: contentToText(content), tagIds: [tag.id] } });
+        // Pinned: the notes and search pages show their Pinned group, the note its pressed Pin.
+        const { note } = await createNote(db, { userId, input: { title: LONG_TITLE, content, contentText: contentToText(content), tagIds: [tag.id], pinned: true } });
         noteId = note.id;
       },
     });
@@ -271,7 +272,7 @@ describe("layout and accessibility of every page", () => {
         if (focused.name === "Note body") break;
       }
       const names = reached.map((item) => item.name);
-      for (const expected of ["Skip to content", "Notes", "Delete note", "Title", "Remove tag planning", "Tags", "Note body"]) {
+      for (const expected of ["Skip to content", "Notes", "Pin note", "Delete note", "Title", "Remove tag planning", "Tags", "Note body"]) {
         expect(names.some((name) => name.startsWith(expected)), `${expected} in ${names.join(" | ")}`).toBe(true);
       }
       // The body shows its focus with the caret, as any text field does.
