@@ -8,7 +8,7 @@ import { noteChanges } from "@/lib/revisions/diff";
 import type { TRevision, TRevisionAuthor, TRevisionSummary } from "@/lib/revisions/schemas";
 
 /** Who made a change, in words: an agent (and through what), the person, or a script. */
-export function authorLabel(author: TRevisionAuthor): { label: string; agent: boolean } {
+function authorLabel(author: TRevisionAuthor): { label: string; agent: boolean } {
   const name = author.agent ? ` “${author.agent}”` : "";
   if (author.kind === "api") return { label: `Agent${name} · API`, agent: true };
   if (author.kind === "mcp") return { label: `Agent${name} · MCP`, agent: true };

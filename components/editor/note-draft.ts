@@ -13,6 +13,7 @@ export type NoteDraft = {
   title?: string;
   content?: unknown[];
   tags?: TTag[];
+  pinned?: boolean;
   /** When the draft was last written (ISO). */
   savedAt: string;
   /** Why it was not saved, as the person was told, if a save was refused. */
@@ -57,6 +58,7 @@ export function readDraft(noteId: string): NoteDraft | null {
     if (draft.title !== undefined && typeof draft.title !== "string") return null;
     if (draft.content !== undefined && !Array.isArray(draft.content)) return null;
     if (draft.tags !== undefined && !Array.isArray(draft.tags)) return null;
+    if (draft.pinned !== undefined && typeof draft.pinned !== "boolean") return null;
     return draft;
   } catch {
     return null;
@@ -80,8 +82,9 @@ function canonical(value: unknown): string {
 }
 
 /** True when every field the draft holds is already what the saved note has (it was saved after all). */
-export function draftMatches(draft: NoteDraft, note: { title: string; content: unknown; tags: TTag[] }): boolean {
+export function draftMatches(draft: NoteDraft, note: { title: string; content: unknown; tags: TTag[]; pinned: boolean }): boolean {
   if (draft.title !== undefined && (draft.title.trim() || UNTITLED) !== note.title) return false;
+  if (draft.pinned !== undefined && draft.pinned !== note.pinned) return false;
   if (draft.tags !== undefined) {
     const ids = (tags: TTag[]) => tags.map((tag) => tag.id).sort().join(",");
     if (ids(draft.tags) !== ids(note.tags)) return false;

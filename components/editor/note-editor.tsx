@@ -13,7 +13,7 @@ import { SaveStatusIndicator } from "@/components/editor/save-status";
 import { useNoteSaver } from "@/components/editor/use-note-saver";
 import { TagPicker } from "@/components/tags/tag-picker";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { ArrowLeftIcon, HistoryIcon, TrashIcon } from "@/components/ui/icons";
+import { ArrowLeftIcon, HistoryIcon, PinIcon, TrashIcon } from "@/components/ui/icons";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { contentToText } from "@/lib/editor/content-text";
 import { NEW_NOTE_PARAM, UNTITLED, type EditorNote } from "@/lib/editor/types";
@@ -59,6 +59,7 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
   const router = useRouter();
   const [title, setTitle] = useState(note.title);
   const [tags, setTags] = useState<TTag[]>(note.tags);
+  const [pinned, setPinned] = useState(note.pinned);
   const [allTags, setAllTags] = useState<TTag[]>(initialTags);
   const [remoteNewer, setRemoteNewer] = useState<string | null>(null);
   const [divergentText, setDivergentText] = useState<string | null>(() => (textDiffersFromBody(note) ? note.contentText : null));
@@ -73,8 +74,8 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
   const pendingBody = useRef<unknown[] | null>(null);
   const titleInput = useRef<HTMLTextAreaElement>(null);
   const loading = useRef(false);
-  // Every setTitle/setTags below writes here first, so saves read the latest values.
-  const state = useRef({ title, tags });
+  // Every setTitle/setTags/setPinned below writes here first, so saves read the latest values.
+  const state = useRef({ title, tags, pinned });
 
   const saver = useNoteSaver({
     noteId: note.id,
@@ -84,6 +85,7 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
       title: state.current.title,
       content: () => (handle.current?.editor.document ?? []) as unknown[],
       tags: state.current.tags,
+      pinned: state.current.pinned,
     }),
     onSaved: () => setRestored(null),
   });
@@ -152,9 +154,10 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
   const showNote = useCallback(
     (current: EditorNote) => {
       handle.current?.load(current.content, current.contentText);
-      state.current = { title: current.title, tags: current.tags };
+      state.current = { title: current.title, tags: current.tags, pinned: current.pinned };
       setTitle(current.title);
       setTags(current.tags);
+      setPinned(current.pinned);
       setRemoteNewer(null);
       setDivergentText(textDiffersFromBody(current) ? current.contentText : null);
       acceptRemote(current);
@@ -173,9 +176,11 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
     }
     const restoredTitle = draft.title ?? state.current.title;
     const restoredTags = draft.tags ?? state.current.tags;
-    state.current = { title: restoredTitle, tags: restoredTags };
+    const restoredPinned = draft.pinned ?? state.current.pinned;
+    state.current = { title: restoredTitle, tags: restoredTags, pinned: restoredPinned };
     setTitle(restoredTitle);
     setTags(restoredTags);
+    setPinned(restoredPinned);
     if (draft.content) {
       if (handle.current) handle.current.load(draft.content, "");
       else pendingBody.current = draft.content;
@@ -348,6 +353,22 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
         </Link>
         <div className="spacer" />
         <SaveStatusIndicator status={saver.status} failure={saver.failure} />
+        {/* A toggle: its name stays "Pin note", aria-pressed says whether it is pinned. */}
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm btn-toggle"
+          aria-pressed={pinned}
+          title={pinned ? "Pinned: shown first in your notes. Press to unpin." : "Pin: show this note first in your notes"}
+          onClick={() => {
+            const next = !state.current.pinned;
+            state.current = { ...state.current, pinned: next };
+            setPinned(next);
+            markChanged("pinned", 0);
+          }}
+        >
+          <PinIcon size={15} fill={pinned ? "currentColor" : "none"} />
+          Pin<span className="sr-only"> note</span>
+        </button>
         {/* Named by aria-label: at phone width the visible words are hidden, the names stay. */}
         <button type="button" className="btn btn-ghost btn-sm" aria-haspopup="dialog" aria-label="History of this note" onClick={() => setHistoryOpen(true)}>
           <HistoryIcon size={15} />

@@ -22,19 +22,24 @@ export type SaveFailure = {
   retrying: boolean;
 };
 
-type Field = "title" | "content" | "tags";
+const FIELDS = ["title", "content", "tags", "pinned"] as const;
+type Field = (typeof FIELDS)[number];
 type Dirty = Record<Field, boolean>;
 /** Why saving waits for the person: until then changes are only kept in the browser. */
 type Hold = "conflict" | "signed_out" | "not_found" | "refused" | "stopped" | null;
 
-const CLEAN: Dirty = { title: false, content: false, tags: false };
-const ALL: Dirty = { title: true, content: true, tags: true };
+const everyField = (value: boolean) => Object.fromEntries(FIELDS.map((field) => [field, value])) as Dirty;
+const CLEAN = everyField(false);
+const ALL = everyField(true);
+const anyField = (fields: Dirty) => FIELDS.some((field) => fields[field]);
+/** The fields changed in either. */
+const union = (a: Dirty, b: Dirty) => Object.fromEntries(FIELDS.map((field) => [field, a[field] || b[field]])) as Dirty;
 const TYPING_DELAY_MS = 700;
 const MAX_RETRY_MS = 30_000;
 /** A failing server is asked again this many times (after 2 s, then 6 s), then saving waits for the person. */
 const SERVER_RETRIES = 2;
 
-export type NoteSnapshot = { title: string; content: () => unknown[]; tags: TTag[] };
+export type NoteSnapshot = { title: string; content: () => unknown[]; tags: TTag[]; pinned: boolean };
 
 /**
  * Only a request that never got an answer means the network is the cause: the
@@ -120,14 +125,10 @@ export function useNoteSaver({
     onSavedRef.current = onSaved;
   });
 
-  const isDirty = () => dirty.current.title || dirty.current.content || dirty.current.tags;
+  const isDirty = () => anyField(dirty.current);
 
   const restore = (sent: Dirty) => {
-    dirty.current = {
-      title: dirty.current.title || sent.title,
-      content: dirty.current.content || sent.content,
-      tags: dirty.current.tags || sent.tags,
-    };
+    dirty.current = union(dirty.current, sent);
   };
 
   const setFailure = (next: SaveFailure | null) => {
@@ -141,12 +142,13 @@ export function useNoteSaver({
    */
   const keepDraft = (fields: Dirty, now: NoteSnapshot = snapshotRef.current(), contentJson?: string) => {
     window.clearTimeout(draftTimer.current);
-    if (!fields.title && !fields.content && !fields.tags) return;
+    if (!anyField(fields)) return;
     const draft: Omit<NoteDraft, "content"> = {
       noteId,
       baseVersion: version.current,
       title: fields.title ? now.title : undefined,
       tags: fields.tags ? now.tags : undefined,
+      pinned: fields.pinned ? now.pinned : undefined,
       savedAt: new Date().toISOString(),
       reason: reason.current,
     };
@@ -154,16 +156,10 @@ export function useNoteSaver({
     setDraftKept(writeDraft(draft, json));
   };
 
-  const unsavedFields = (): Dirty => ({
-    title: dirty.current.title || sending.current.title,
-    content: dirty.current.content || sending.current.content,
-    tags: dirty.current.tags || sending.current.tags,
-  });
-
   /** Keeps the unsaved changes now, if there are any. */
   const keepUnsaved = () => {
-    const fields = unsavedFields();
-    if (fields.title || fields.content || fields.tags) keepDraft(fields);
+    const fields = union(dirty.current, sending.current);
+    if (anyField(fields)) keepDraft(fields);
   };
 
   /** Stops with the reason shown; the draft remembers it for after a reload. */
@@ -205,6 +201,7 @@ export function useNoteSaver({
       title: sent.title ? now.title : undefined,
       content: content as SaveNoteInput["content"],
       tagIds: sent.tags ? now.tags.map((tag) => tag.id) : undefined,
+      pinned: sent.pinned ? now.pinned : undefined,
     };
     inFlight.current = true;
     sending.current = sent;
@@ -272,7 +269,7 @@ export function useNoteSaver({
     flushRef.current = flush;
   }, [flush]);
 
-  /** Records a change; typing waits for a pause, picking a tag saves at once. */
+  /** Records a change; typing waits for a pause, picking a tag or pinning saves at once. */
   const markChanged = useCallback(
     (field: Field, delayMs = TYPING_DELAY_MS) => {
       dirty.current = { ...dirty.current, [field]: true };
@@ -349,7 +346,12 @@ export function useNoteSaver({
   const restoreDraft = useCallback((draft: NoteDraft) => {
     window.clearTimeout(timer.current);
     version.current = draft.baseVersion;
-    dirty.current = { title: draft.title !== undefined, content: draft.content !== undefined, tags: draft.tags !== undefined };
+    dirty.current = {
+      title: draft.title !== undefined,
+      content: draft.content !== undefined,
+      tags: draft.tags !== undefined,
+      pinned: draft.pinned !== undefined,
+    };
     hold.current = "refused";
     reason.current = draft.reason;
     setStatus("error");

@@ -13,10 +13,22 @@ function Marked({ parts }: { parts: ExcerptPart[] }) {
  * The notes as rows; with a search's highlights, matches in titles and text
  * are marked; notes an agent changed last carry an "Agent" badge.
  */
-export function NoteList({ notes, highlights, agentChanged, now }: { notes: TNote[]; highlights?: NoteHighlight[]; agentChanged?: ReadonlySet<string>; now: number }) {
+export function NoteList({
+  notes,
+  highlights,
+  agentChanged,
+  now,
+  label = "Notes",
+}: {
+  notes: TNote[];
+  highlights?: NoteHighlight[];
+  agentChanged?: ReadonlySet<string>;
+  now: number;
+  label?: string;
+}) {
   return (
     <NoteListKeys>
-      <ul className="note-list" aria-label="Notes">
+      <ul className="note-list" aria-label={label}>
         {notes.map((note, index) => {
           const highlight = highlights?.[index];
           const excerpt = highlight ? highlight.snippet : noteExcerpt(note.contentText);

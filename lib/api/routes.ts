@@ -133,7 +133,7 @@ export const API_ROUTES = [
     method: "GET",
     path: "/api/notes",
     operationId: "listNotes",
-    description: "List your notes, most recently updated first; filter with search and tagId, page with limit and offset.",
+    description: "List your notes, most recently updated first; filter with search, tagId and pinned, page with limit and offset.",
     query: ZListNotesQuerySchema,
     responses: { 200: ZNoteListResponseSchema },
   },
@@ -168,7 +168,7 @@ export const API_ROUTES = [
     method: "PATCH",
     path: "/api/notes/{id}",
     operationId: "updateNote",
-    description: "Update a note with a partial body (content or contentMarkdown); tagIds replaces its tags. With If-Match, only if the note is still at that version.",
+    description: "Update a note with a partial body (content or contentMarkdown); tagIds replaces its tags; pinned pins or unpins it. With If-Match, only if the note is still at that version.",
     body: ZUpdateNoteSchema,
     headers: ["If-Match"],
     responses: {

@@ -3,10 +3,11 @@ import type { TNote } from "@/lib/notes/schemas";
 import type { TTag } from "@/lib/tags/schemas";
 
 /** A note as the editor holds it: the wire form plus the version its saves are conditional on. */
-export type EditorNote = Pick<TNote, "id" | "title" | "content" | "contentText" | "updatedAt"> & { version: number; tags: TTag[] };
+export type EditorNote = Pick<TNote, "id" | "title" | "content" | "contentText" | "pinned" | "updatedAt"> & { version: number; tags: TTag[] };
 
 export function toEditorNote(note: TNote, version: number): EditorNote {
-  return { id: note.id, title: note.title, content: note.content, contentText: note.contentText, updatedAt: note.updatedAt, tags: note.tags, version };
+  const { id, title, content, contentText, pinned, updatedAt, tags } = note;
+  return { id, title, content, contentText, pinned, updatedAt, tags, version };
 }
 
 /**

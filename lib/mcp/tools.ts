@@ -97,7 +97,7 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
     name: "search_notes",
     title: "Search notes",
     description:
-      "List your notes, most recently updated first. search: whitespace-separated terms that must all occur (ignoring case) in the title or text; sort: \"relevance\" puts the best matches first (title, then whole words); highlight: true adds each note's `snippet`, its text around the first match with matches in <mark>…</mark>; tagId filters by tag; limit (1 to 500, default 100) and offset page through `total` matches.",
+      "List your notes, most recently updated first. search: whitespace-separated terms that must all occur (ignoring case) in the title or text; sort: \"relevance\" puts the best matches first (title, then whole words); highlight: true adds each note's `snippet`, its text around the first match with matches in <mark>…</mark>; tagId filters by tag; pinned: true lists only pinned notes, false only the others (list both to show pinned ones first); limit (1 to 500, default 100) and offset page through `total` matches.",
     input: ZListNotesQuerySchema,
     readOnly: true,
     async run(args, { user, db }) {
@@ -119,7 +119,7 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
       const { markdown, note, version } = await getNoteMarkdownOrThrow(db, { id, userId: user.userId });
       return {
         markdown,
-        json: { id: note.id, title: note.title, version, etag: noteEtag(version), updatedAt: note.updatedAt, tags: note.tags },
+        json: { id: note.id, title: note.title, pinned: note.pinned, version, etag: noteEtag(version), updatedAt: note.updatedAt, tags: note.tags },
       };
     },
   },
@@ -127,7 +127,7 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
     name: "create_note",
     title: "Create a note",
     description:
-      "Create a note. Give the body as contentMarkdown (Markdown; converted to the editor's blocks, searchable text derived) or as content (BlockNote JSON), not both. tagIds assigns tags (see list_tags).",
+      "Create a note. Give the body as contentMarkdown (Markdown; converted to the editor's blocks, searchable text derived) or as content (BlockNote JSON), not both. tagIds assigns tags (see list_tags); pinned: true pins it.",
     input: ZCreateNoteSchema,
     async run(args, { user, db }) {
       const input = parseWith(ZCreateNoteSchema, args, "INVALID_BODY");
@@ -138,7 +138,7 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
     name: "update_note",
     title: "Update a note",
     description:
-      "Change a note's title, body (contentMarkdown or content, not both), contentText or tags (tagIds replaces them). Pass the version you read as ifVersion: if the note changed since, nothing is written and the error carries the current note to merge with.",
+      "Change a note's title, body (contentMarkdown or content, not both), contentText, tags (tagIds replaces them) or pin (pinned: true or false). Pass the version you read as ifVersion: if the note changed since, nothing is written and the error carries the current note to merge with.",
     input: z.object({ ...ZNoteIdSchema.shape, ...ZConditionSchema.shape, ...ZUpdateNoteSchema.shape }),
     async run(args, { user, db }) {
       const id = noteId(args);

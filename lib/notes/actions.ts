@@ -41,6 +41,7 @@ const ZSaveNoteSchema = z.object({
   title: z.string().max(NOTE_TITLE_MAX * 2).optional(),
   content: z.array(z.record(z.string(), z.unknown())).optional(),
   tagIds: z.array(z.guid()).max(100).optional(),
+  pinned: z.boolean().optional(),
 });
 export type SaveNoteInput = z.input<typeof ZSaveNoteSchema>;
 
@@ -67,7 +68,7 @@ async function saveNote(raw: SaveNoteInput): Promise<SaveNoteResult> {
   if (!user) return signedOut;
   const parsed = ZSaveNoteSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: "invalid", message: `The note could not be saved: the editor sent something unexpected (${describeIssue(parsed.error)}).` };
-  const { id, version, tagIds } = parsed.data;
+  const { id, version, tagIds, pinned } = parsed.data;
   // What a person can type or paste but a database cannot hold (a NUL, half of
   // an emoji) is dropped rather than refusing the whole note over an invisible character.
   const title = parsed.data.title === undefined ? undefined : toStorableString(parsed.data.title);
@@ -82,6 +83,7 @@ async function saveNote(raw: SaveNoteInput): Promise<SaveNoteResult> {
     // Derived here from what is stored, never taken from the browser.
     contentText: content === undefined ? undefined : contentToText(content),
     tagIds,
+    pinned,
   });
   if (!update.success) return { ok: false, error: "invalid", message: refusalMessage(update.error) };
   const saved = await updateNote(await getDb(), { id, userId: user.id, author: personAuthor(user), input: update.data, ifVersion: version });

@@ -8,7 +8,7 @@ export type NoteMarkdown = {
   /** The note as one Markdown document, title first. */
   markdown: string;
   version: number;
-  note: { id: string; title: string; updatedAt: string; tags: TTag[] };
+  note: { id: string; title: string; pinned: boolean; updatedAt: string; tags: TTag[] };
 };
 
 /**
@@ -25,6 +25,7 @@ export async function getNoteMarkdownOrThrow(db: DbClient, { id, userId }: { id:
     select: {
       id: true,
       title: true,
+      pinned: true,
       contentMarkdown: true,
       version: true,
       updatedAt: true,
@@ -46,6 +47,6 @@ export async function getNoteMarkdownOrThrow(db: DbClient, { id, userId }: { id:
   return {
     markdown: noteMarkdown(row.title, body),
     version: row.version,
-    note: { id: row.id, title: row.title, updatedAt: row.updatedAt.toISOString(), tags: row.tags.map((link) => serializeTag(link.tag)) },
+    note: { id: row.id, title: row.title, pinned: row.pinned, updatedAt: row.updatedAt.toISOString(), tags: row.tags.map((link) => serializeTag(link.tag)) },
   };
 }

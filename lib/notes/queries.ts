@@ -16,6 +16,8 @@ export type ListNotesOptions = {
   /** With a search, add each note's `snippet` (lib/notes/snippet.ts). */
   highlight?: boolean;
   tagId?: string;
+  /** true: only pinned notes; false: only the others. The order is the same either way. */
+  pinned?: boolean;
   limit: number;
   offset: number;
   cursor?: NoteCursor;
@@ -63,11 +65,13 @@ const tokenMatch = (userId: string, term: string, useIndex: boolean) => {
  * over-long token are matched on their folded text. Keeping the two apart lets
  * the common case run on the indexes alone, without reading any note's text.
  */
-function filterBranches(options: Pick<ListNotesOptions, "userId" | "search" | "tagId" | "cursor">, useIndex = true): Prisma.Sql[] {
+function filterBranches(options: Pick<ListNotesOptions, "userId" | "search" | "tagId" | "pinned" | "cursor">, useIndex = true): Prisma.Sql[] {
   const base = [Prisma.sql`n.user_id = ${options.userId}::uuid`];
   if (options.tagId) {
     base.push(Prisma.sql`EXISTS (SELECT 1 FROM note_tags nt WHERE nt.note_id = n.id AND nt.tag_id = ${options.tagId}::uuid)`);
   }
+  // Spelled as the pinned list index's predicate, so pinned=true walks that index.
+  if (options.pinned !== undefined) base.push(options.pinned ? Prisma.sql`n.pinned` : Prisma.sql`NOT n.pinned`);
   if (options.cursor) {
     base.push(Prisma.sql`(n.updated_at, n.id) < (${options.cursor.updatedAt}::timestamptz, ${options.cursor.id}::uuid)`);
   }
@@ -111,12 +115,17 @@ function relevanceScore(userId: string, terms: string[]): Prisma.Sql {
 /**
  * The exact number of notes matching the filters. Without a search it comes
  * from counters that triggers keep in the same transaction as every write, so
- * a large account's total costs no counting.
+ * a large account's total costs no counting. Pinned notes are counted through
+ * their own index, which holds only them; the notes not pinned are the
+ * counter less those, read in the same statement's snapshot.
  */
 async function countNotes(db: DbClient, options: ListNotesOptions): Promise<number> {
-  const rows = options.tagId
-    ? await db.$queryRaw<{ total: number }[]>`SELECT note_count AS total FROM tags WHERE id = ${options.tagId}::uuid AND user_id = ${options.userId}::uuid`
-    : await db.$queryRaw<{ total: number }[]>`SELECT note_count AS total FROM users WHERE id = ${options.userId}::uuid`;
+  const counter = options.tagId
+    ? Prisma.sql`(SELECT note_count FROM tags WHERE id = ${options.tagId}::uuid AND user_id = ${options.userId}::uuid)`
+    : Prisma.sql`(SELECT note_count FROM users WHERE id = ${options.userId}::uuid)`;
+  const pinned = Prisma.sql`(SELECT count(*) FROM notes n WHERE ${filterBranches({ ...options, search: undefined, cursor: undefined, pinned: true })[0]!})`;
+  const total = options.pinned === undefined ? counter : options.pinned ? pinned : Prisma.sql`${counter} - ${pinned}`;
+  const rows = await db.$queryRaw<{ total: number | null }[]>`SELECT (${total})::int AS total`;
   return Number(rows[0]?.total ?? 0);
 }
 

@@ -41,6 +41,9 @@ export const ZListNotesQuerySchema = z
     description: "true, with a search: each note carries `snippet`, a short excerpt of its text around the first match, HTML-escaped, with every match in <mark>…</mark>.",
   }),
   tagId: z.guid().optional().meta({ description: "Only notes with this tag." }),
+  pinned: queryBoolean.optional().meta({
+    description: "true: only pinned notes; false: only notes not pinned. Combines with search and tagId; the order stays the same. List pinned=true, then pinned=false, to show pinned notes first.",
+  }),
   limit: queryInt(1, LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT).meta({
     description: "Page size, 1 to 500.",
     type: "integer",
@@ -110,6 +113,7 @@ const ZContentMarkdownSchema = storableText().max(CONTENT_MARKDOWN_MAX).meta({
   description:
     "The body as Markdown, instead of content: converted to BlockNote blocks, and contentText derived from them unless given. Not together with content; at most 100,000 characters, and the blocks it converts to are held to content's limits (400). A conversion that goes over its time or memory budget answers 422 and writes nothing.",
 });
+const ZPinnedSchema = z.boolean().meta({ description: "Pinned notes can be listed apart (GET /api/notes?pinned=true) and are shown first in the browser." });
 const ZTagIdsSchema = z
   .array(z.guid())
   .max(100)
@@ -128,6 +132,7 @@ export const ZCreateNoteSchema = z
     contentMarkdown: ZContentMarkdownSchema.optional(),
     contentText: ZContentTextSchema.optional(),
     tagIds: ZTagIdsSchema.optional(),
+    pinned: ZPinnedSchema.optional().meta({ description: "Pin the new note; default false." }),
   })
   .refine(oneBody.check, oneBody.params);
 export type TCreateNote = z.infer<typeof ZCreateNoteSchema>;
@@ -139,9 +144,10 @@ export const ZUpdateNoteSchema = z
     contentMarkdown: ZContentMarkdownSchema.optional(),
     contentText: ZContentTextSchema.optional(),
     tagIds: ZTagIdsSchema.optional().meta({ description: "Replaces the note's tags." }),
+    pinned: ZPinnedSchema.optional().meta({ description: "Pin (true) or unpin (false) the note; like any write, it bumps the version and updatedAt." }),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    message: "Provide at least one of title, content, contentMarkdown, contentText, tagIds",
+    message: "Provide at least one of title, content, contentMarkdown, contentText, tagIds, pinned",
   })
   .refine(oneBody.check, oneBody.params);
 export type TUpdateNote = z.infer<typeof ZUpdateNoteSchema>;
@@ -151,6 +157,7 @@ export const ZNoteSchema = z.object({
   title: z.string(),
   content: z.unknown(),
   contentText: z.string(),
+  pinned: z.boolean().meta({ description: "Whether the note is pinned." }),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
   tags: z.array(ZTagSchema),

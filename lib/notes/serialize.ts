@@ -26,6 +26,7 @@ const NOTE_FIELDS = [
   { key: "title", column: "title" },
   { key: "content", column: "content" },
   { key: "contentText", column: "content_text" },
+  { key: "pinned", column: "pinned" },
   { key: "createdAt", column: "created_at", timestamp: true },
   { key: "updatedAt", column: "updated_at", timestamp: true },
 ] as const satisfies readonly WireField[];

@@ -6,8 +6,6 @@
  */
 export type RevisionAuthor = { kind: "api" | "mcp" | "browser"; email: string; agent?: string };
 
-export type RevisionAuthorKind = RevisionAuthor["kind"] | "system";
-
 /** Author kinds that are an agent's, as opposed to a person's or an operator's. */
 export const AGENT_AUTHOR_KINDS: ReadonlySet<string> = new Set(["api", "mcp"]);
 

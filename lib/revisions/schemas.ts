@@ -22,7 +22,7 @@ export const ZListRevisionsQuerySchema = z.object({
 });
 export type TListRevisionsQuery = z.infer<typeof ZListRevisionsQuerySchema>;
 
-export const ZRevisionAuthorSchema = z
+const ZRevisionAuthorSchema = z
   .object({
     kind: z.enum(["api", "mcp", "browser", "system"]).meta({
       description: "api: an agent through the REST API; mcp: an agent through MCP; browser: the person in the browser; system: an operator's script or the history's start.",
@@ -33,7 +33,7 @@ export const ZRevisionAuthorSchema = z
   .meta({ description: "Who made the change." });
 export type TRevisionAuthor = z.infer<typeof ZRevisionAuthorSchema>;
 
-export const ZRevisionSummarySchema = z.object({
+const ZRevisionSummarySchema = z.object({
   id: z.guid(),
   noteId: z.guid(),
   version: z.number().int().meta({ description: "The note version this revision produced; the newest revision is the note as it is now." }),
@@ -45,7 +45,7 @@ export const ZRevisionSummarySchema = z.object({
 });
 export type TRevisionSummary = z.infer<typeof ZRevisionSummarySchema>;
 
-export const ZRevisionSchema = ZRevisionSummarySchema.extend({
+const ZRevisionSchema = ZRevisionSummarySchema.extend({
   content: z.unknown().meta({ description: "The note's content at this revision, block ids included." }),
   contentText: z.string(),
 });

@@ -17,17 +17,17 @@ export async function moveNoteToTrash(
   const moved = await tx.$queryRaw<{ id: string }[]>`
     WITH gone AS (
       DELETE FROM notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid ${versionCheck}
-      RETURNING id, user_id, title, content, content_text, content_markdown, version, created_at, updated_at
+      RETURNING id, user_id, title, content, content_text, content_markdown, version, pinned, created_at, updated_at
     )
-    INSERT INTO trashed_notes AS t (id, user_id, title, content, content_text, content_markdown, version, tag_ids, created_at, updated_at, deleted_at)
-    SELECT g.id, g.user_id, g.title, g.content, g.content_text, g.content_markdown, g.version,
+    INSERT INTO trashed_notes AS t (id, user_id, title, content, content_text, content_markdown, version, pinned, tag_ids, created_at, updated_at, deleted_at)
+    SELECT g.id, g.user_id, g.title, g.content, g.content_text, g.content_markdown, g.version, g.pinned,
            coalesce((SELECT array_agg(nt.tag_id ORDER BY nt.tag_id) FROM note_tags nt WHERE nt.note_id = g.id), '{}'::uuid[]),
            g.created_at, g.updated_at, ${now}
     FROM gone g
     -- A trashed copy under the same id can only be an older state of this note: the newer one wins.
     ON CONFLICT (id) DO UPDATE SET
       title = EXCLUDED.title, content = EXCLUDED.content, content_text = EXCLUDED.content_text,
-      content_markdown = EXCLUDED.content_markdown, version = EXCLUDED.version, tag_ids = EXCLUDED.tag_ids,
+      content_markdown = EXCLUDED.content_markdown, version = EXCLUDED.version, pinned = EXCLUDED.pinned, tag_ids = EXCLUDED.tag_ids,
       created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at, deleted_at = EXCLUDED.deleted_at
     WHERE t.user_id = EXCLUDED.user_id
     RETURNING t.id`;

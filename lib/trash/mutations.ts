@@ -34,6 +34,7 @@ export async function restoreTrashedNote(db: Db, { id, userId, ...clock }: Trash
             content: row.content,
             contentText: row.contentText,
             tagIds: row.tagIds,
+            pinned: row.pinned,
             // The Markdown stored with the note comes back with it: nothing to convert.
             derivedMarkdown: row.contentMarkdown,
           },

@@ -19,6 +19,7 @@ type TrashedNoteRow = {
   title: string;
   content: unknown;
   contentText: string;
+  pinned: boolean;
   tagIds: string[];
   createdAt: Date;
   updatedAt: Date;
@@ -30,6 +31,7 @@ const ROW_SELECT = {
   title: true,
   content: true,
   contentText: true,
+  pinned: true,
   tagIds: true,
   createdAt: true,
   updatedAt: true,

@@ -56,7 +56,8 @@ describe("layout and accessibility of every page", () => {
           const author = i === 2 ? ({ kind: "api", email: account!.email } as const) : undefined;
           await createNote(db, { userId, author, input: { title: `Note ${i}`, content: body, contentText: contentToText(body) } });
         }
-        const { note } = await createNote(db, { userId, input: { title: LONG_TITLE, content, contentText: contentToText(content), tagIds: [tag.id] } });
+        // Pinned: the notes and search pages show their Pinned group, the note its pressed Pin.
+        const { note } = await createNote(db, { userId, input: { title: LONG_TITLE, content, contentText: contentToText(content), tagIds: [tag.id], pinned: true } });
         noteId = note.id;
       },
     });
@@ -286,7 +287,7 @@ describe("layout and accessibility of every page", () => {
         if (focused.name === "Note body") break;
       }
       const names = reached.map((item) => item.name);
-      for (const expected of ["Skip to content", "Notes", "History of this note", "Delete note", "Title", "Remove tag planning", "Tags", "Note body"]) {
+      for (const expected of ["Skip to content", "Notes", "Pin note", "History of this note", "Delete note", "Title", "Remove tag planning", "Tags", "Note body"]) {
         expect(names.some((name) => name.startsWith(expected)), `${expected} in ${names.join(" | ")}`).toBe(true);
       }
       // The body shows its focus with the caret, as any text field does.

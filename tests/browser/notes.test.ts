@@ -142,6 +142,41 @@ describe("notes in the browser", () => {
     await screenshot(page, "notes-list");
   });
 
+  it("Pin, pressed from the keyboard, keeps the note at the top of the list under Pinned, after reloads and newer notes", async () => {
+    await page.goto(`/notes/${noteId}`);
+    await editorBody(page).waitFor();
+    const pin = page.locator(".editor-bar").getByRole("button", { name: "Pin note" });
+    expect(await pin.getAttribute("aria-pressed")).toBe("false");
+    expect(await pin.innerText()).toContain("Pin");
+    await pin.focus();
+    await page.keyboard.press("Space");
+    await expect.poll(() => pin.getAttribute("aria-pressed")).toBe("true");
+    await waitForSaved(page);
+    await screenshot(page, "editor-pinned");
+    await page.reload();
+    await editorBody(page).waitFor();
+    expect(await page.locator(".editor-bar").getByRole("button", { name: "Pin note" }).getAttribute("aria-pressed")).toBe("true");
+
+    // An agent's write makes another note the most recently updated: the pinned one stays first.
+    const others = (await stack.api("/api/notes?pinned=false", { token: token() })).body.notes;
+    expect(others.length).toBeGreaterThan(0);
+    expect((await stack.api(`/api/notes/${others[0].id}`, { method: "PATCH", token: token(), json: { title: "From my agent, edited" } })).status).toBe(200);
+    expect((await stack.api("/api/notes?pinned=true", { token: token() })).body).toMatchObject({ total: 1, notes: [{ id: noteId, pinned: true }] });
+
+    await page.goto("/notes");
+    const pinnedGroup = page.getByRole("region", { name: "Pinned" });
+    await pinnedGroup.waitFor();
+    expect(await pinnedGroup.locator("[data-note-row]").allInnerTexts()).toEqual([expect.stringContaining("Trip to Lisbon")]);
+    expect(await page.locator("[data-note-row]").first().innerText()).toContain("Trip to Lisbon");
+    expect(await page.getByRole("region", { name: "Others" }).locator("[data-note-row]").first().innerText()).toContain("From my agent, edited");
+    await screenshot(page, "notes-list-pinned");
+
+    // A search keeps the groups: the pinned match first.
+    await page.goto("/notes?q=o");
+    await page.getByRole("region", { name: "Pinned" }).locator("[data-note-row]").filter({ hasText: "Trip to Lisbon" }).waitFor();
+    expect(await page.locator("[data-note-row]").first().innerText()).toContain("Trip to Lisbon");
+  });
+
   it("the list is usable at phone width and in dark mode", async () => {
     const phone = await stack.browser.newContext({ baseURL: stack.app.url, viewport: { width: 390, height: 844 }, colorScheme: "dark", storageState: await context.storageState() });
     const small = await phone.newPage();
@@ -233,6 +268,8 @@ describe("notes in the browser", () => {
     await editorBody(page).waitFor();
     expect(await page.locator("#note-title").inputValue()).toBe("Trip to Lisbon");
     expect(await editorBody(page).locator('[data-content-type="bulletListItem"]').allInnerTexts()).toEqual(["sunscreen", "linen shirts"]);
+    // Pinned before the delete, pinned after the restore.
+    expect(await page.getByRole("button", { name: "Pin note" }).getAttribute("aria-pressed")).toBe("true");
     const res = await stack.api("/api/notes?search=azulejo", { token: token() });
     expect(res.body.notes.map((note: { id: string }) => note.id)).toEqual([noteId]);
 

@@ -68,7 +68,7 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     const create = byName.create_note!.inputSchema as Record<string, any>;
     expect(create.required).toEqual(["title"]);
     expect(create.properties.title).toMatchObject({ type: "string", minLength: 1, maxLength: 500 });
-    expect(Object.keys(create.properties)).toEqual(["title", "content", "contentMarkdown", "contentText", "tagIds"]);
+    expect(Object.keys(create.properties)).toEqual(["title", "content", "contentMarkdown", "contentText", "tagIds", "pinned"]);
     const update = byName.update_note!.inputSchema as Record<string, any>;
     expect(update.required).toEqual(["id"]);
     expect(update.properties.ifVersion).toMatchObject({ type: "integer" });
@@ -185,6 +185,38 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     const { note } = ok(await call(client, "create_note", { title: "Tagged", tagIds: [tag.id] }));
     expect(note.tags).toEqual([tag]);
     expect(ok(await call(client, "search_notes", { tagId: tag.id })).total).toBe(1);
+  });
+
+  it("pinned: create_note and update_note set it, search_notes filters by it with exact totals, get_note reports it", async () => {
+    const user = stack.freshUser();
+    const client = await connect(user.token());
+    const { note: pinned } = ok(await call(client, "create_note", { title: "Pinned plan", pinned: true }));
+    const { note: plain, version } = ok(await call(client, "create_note", { title: "Plain plan" }));
+    expect(pinned.pinned).toBe(true);
+    expect(plain.pinned).toBe(false);
+
+    const updated = ok(await call(client, "update_note", { id: plain.id, pinned: true, ifVersion: version }));
+    expect(updated.note.pinned).toBe(true);
+    expect(updated.version).toBe(version + 1);
+    const stale = await call(client, "update_note", { id: plain.id, pinned: false, ifVersion: version });
+    expect(stale.structuredContent).toMatchObject({ status: 412, error: "Note was modified" });
+    ok(await call(client, "update_note", { id: pinned.id, pinned: false }));
+
+    const onlyPinned = ok(await call(client, "search_notes", { pinned: true, search: "plan" }));
+    expect(onlyPinned.notes.map((n: { id: string }) => n.id)).toEqual([plain.id]);
+    expect(onlyPinned.total).toBe(1);
+    const others = ok(await call(client, "search_notes", { pinned: "false" }));
+    expect(others.notes.map((n: { id: string }) => n.id)).toEqual([pinned.id]);
+    expect(others.total).toBe(1);
+    expect(others).toEqual((await stack.api("/api/notes?pinned=false", { token: user.token() })).body);
+
+    expect(ok(await call(client, "get_note", { id: plain.id }))).toMatchObject({ pinned: true });
+    expect(ok(await call(client, "get_note", { id: pinned.id, format: "json" })).note.pinned).toBe(false);
+
+    const bad = await call(client, "search_notes", { pinned: "yes" });
+    expect(bad.structuredContent).toMatchObject({ status: 400, error: "Invalid query parameters" });
+    const badPin = await call(client, "update_note", { id: plain.id, pinned: "yes" });
+    expect(badPin.structuredContent).toMatchObject({ status: 400, error: "Invalid request body" });
   });
 
   it("rename_tag and delete_tag: the REST rules, texts and effects", async () => {

@@ -10,6 +10,7 @@ describe("draftMatches", () => {
     // As PostgreSQL's jsonb returns it: keys in its own order, unset widths as null.
     content: [{ type: "table", props: { textColor: "default" }, content: { type: "tableContent", rows: [], columnWidths: [null, null] }, children: [], id: "b1" }],
     tags: [tag("t2", "b"), tag("t1", "a")],
+    pinned: true,
   };
   const draft = (fields: Partial<NoteDraft>): NoteDraft => ({ noteId: "n", baseVersion: 3, savedAt: "2026-01-01T00:00:00.000Z", ...fields });
 
@@ -26,6 +27,8 @@ describe("draftMatches", () => {
     expect(draftMatches(draft({ title: "" }), { ...saved, title: "Untitled" })).toBe(true);
     expect(draftMatches(draft({ tags: [tag("t1", "a"), tag("t2", "b")] }), saved)).toBe(true);
     expect(draftMatches(draft({ tags: [tag("t1", "a")] }), saved)).toBe(false);
+    expect(draftMatches(draft({ pinned: true }), saved)).toBe(true);
+    expect(draftMatches(draft({ pinned: false }), saved)).toBe(false);
   });
 
   it("does not match a body with any change", () => {

@@ -9,6 +9,7 @@ import { TagFilter } from "@/components/notes/tag-filter";
 import { NewNoteButton } from "@/components/shell/new-note-button";
 import { TrashedNotice } from "@/components/trash/trashed-notice";
 import { EmptyState } from "@/components/ui/empty-state";
+import { PinIcon } from "@/components/ui/icons";
 import { requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
 import { listNotes } from "@/lib/notes/queries";
@@ -21,6 +22,8 @@ import { findTrashedNoteTitle } from "@/lib/trash/queries";
 export const metadata: Metadata = { title: "Notes" };
 
 const PAGE_SIZE = 25;
+/** Pinned notes shown above the rest, on the first page only. */
+const PINNED_MAX = 100;
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
@@ -41,15 +44,22 @@ export default async function NotesPage({ searchParams }: { searchParams: Search
   const returnTo = `/notes${query || tagId ? `?${new URLSearchParams({ ...(query ? { q: query } : {}), ...(tagId ? { tag: tagId } : {}) })}` : ""}`;
   const user = await requireUser(returnTo);
   const db = await getDb();
-  const [{ notes, total }, tags, trashedTitle] = await Promise.all([
-    listNotes(db, { userId: user.id, search: query || undefined, sort, tagId, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
+  // The same list twice, under the same filters: pinned notes first, then the rest, which pages.
+  const filters = { userId: user.id, search: query || undefined, sort, tagId };
+  const [pinnedList, { notes, total: restTotal }, tags, trashedTitle] = await Promise.all([
+    // Later pages show only the rest, but count the pinned notes too.
+    listNotes(db, { ...filters, pinned: true, limit: page === 1 ? PINNED_MAX : 1, offset: 0 }),
+    listNotes(db, { ...filters, pinned: false, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
     listTagsWithNoteCounts(db, { userId: user.id }),
     trashed ? findTrashedNoteTitle(db, { id: trashed, userId: user.id }) : null,
   ]);
-  const [highlights, agentChanged] = await Promise.all([
+  const pinned = page === 1 ? pinnedList.notes : [];
+  const [pinnedHighlights, highlights, agentChanged] = await Promise.all([
+    query ? highlightNotes(db, pinned, query) : undefined,
     query ? highlightNotes(db, notes, query) : undefined,
-    notesLastChangedByAgent(db, { userId: user.id, noteIds: notes.map((note) => note.id) }),
+    notesLastChangedByAgent(db, { userId: user.id, noteIds: [...pinned, ...notes].map((note) => note.id) }),
   ]);
+  const total = pinnedList.total + restTotal;
   const activeTag = tags.find((tag) => tag.id === tagId);
   const filtered = Boolean(query || tagId);
   const now = Date.now();
@@ -72,7 +82,7 @@ export default async function NotesPage({ searchParams }: { searchParams: Search
         <TagFilter tags={tags} activeTagId={tagId} query={query} />
       </div>
 
-      {notes.length > 0 ? (
+      {pinned.length + notes.length > 0 ? (
         <>
           <div className="result-summary-row">
             <p className="result-summary" aria-live="polite">
@@ -80,8 +90,31 @@ export default async function NotesPage({ searchParams }: { searchParams: Search
             </p>
             {query ? <SortChoice query={query} tagId={tagId} sort={sort} /> : null}
           </div>
-          <NoteList notes={notes} highlights={highlights} agentChanged={agentChanged} now={now} />
-          <Pagination page={page} pageSize={PAGE_SIZE} total={total} query={query} tagId={tagId} sort={query ? sort : undefined} />
+          {pinned.length > 0 ? (
+            <section className="note-group" aria-labelledby="pinned-notes-heading">
+              <h2 id="pinned-notes-heading" className="note-group-title">
+                <PinIcon size={14} />
+                Pinned
+              </h2>
+              <NoteList notes={pinned} highlights={pinnedHighlights} agentChanged={agentChanged} now={now} label="Pinned notes" />
+              {pinnedList.total > pinned.length ? (
+                <p className="result-summary">
+                  The {pinned.length} most recently updated of {pinnedList.total} pinned notes.
+                </p>
+              ) : null}
+            </section>
+          ) : null}
+          {notes.length > 0 ? (
+            <section className="note-group" aria-labelledby={pinned.length > 0 ? "other-notes-heading" : undefined}>
+              {pinned.length > 0 ? (
+                <h2 id="other-notes-heading" className="note-group-title">
+                  Others
+                </h2>
+              ) : null}
+              <NoteList notes={notes} highlights={highlights} agentChanged={agentChanged} now={now} />
+            </section>
+          ) : null}
+          <Pagination page={page} pageSize={PAGE_SIZE} total={restTotal} query={query} tagId={tagId} sort={query ? sort : undefined} />
         </>
       ) : filtered && total > 0 ? (
         <EmptyState
