@@ -26,8 +26,9 @@ export async function restoreTrashedNote(db: Db, { id, userId, ...clock }: Trash
         const [row] = await tx.trashedNote.findMany({ where: { id, userId, deletedAt: { gte: expiryCutoff(clock) } }, take: 1 });
         if (!row) throw notInTrash();
         if (await tx.note.findUnique({ where: { id }, select: { id: true } })) throw noteExists();
-        await tx.trashedNote.delete({ where: { id } });
-        return insertNote(tx, {
+        // The note first, then the trashed copy goes: its history, kept while
+        // the note is in either table, is never without one (see note_revisions).
+        const restored = await insertNote(tx, {
           userId,
           input: {
             title: row.title,
@@ -40,6 +41,8 @@ export async function restoreTrashedNote(db: Db, { id, userId, ...clock }: Trash
           },
           keep: { id: row.id, version: row.version, createdAt: row.createdAt, updatedAt: row.updatedAt },
         });
+        await tx.trashedNote.delete({ where: { id } });
+        return restored;
       },
       { lockUserId: userId },
     );

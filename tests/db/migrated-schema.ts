@@ -51,17 +51,21 @@ export async function expectMigratedSchema(query: QueryRows): Promise<void> {
     ["search_vocabulary_user_id_token_idx", ["fastupdate=off"]],
   ]);
 
-  // The counters' and the search's triggers, which the schema cannot describe.
+  // The counters', the search's and the history's triggers, which the schema cannot describe.
   const triggers = await query("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal ORDER BY tgname");
   expect(triggers.map((row) => row.tgname)).toEqual([
     "note_tags_count_delete",
     "note_tags_count_insert",
     "notes_count_delete",
     "notes_count_insert",
+    "notes_revision_forget",
+    "notes_revision_insert",
+    "notes_revision_update",
     "notes_search",
     "notes_vocabulary_delete",
     "notes_vocabulary_insert",
     "notes_vocabulary_update",
+    "trashed_notes_revision_forget",
   ]);
 
   const history = await query(

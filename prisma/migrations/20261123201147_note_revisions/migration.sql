@@ -31,10 +31,14 @@ CREATE UNIQUE INDEX "note_revisions_note_id_version_key" ON "note_revisions"("no
 ALTER TABLE "note_revisions" ADD CONSTRAINT "note_revisions_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- Revisions are written here, by triggers, so no write path can forget one.
--- They run at commit (deferred constraint triggers): the note's tag links are
--- then final, and a transaction's `notes.author` setting (JSON: kind, email,
--- agent; set by the app's writeTransaction) says who wrote. Without it the
--- author is "system" (an operator's SQL or script).
+-- A transaction's `notes.author` setting (JSON: kind, email, agent; set by the
+-- app's writeTransaction) says who wrote; without it the author is "system"
+-- (an operator's SQL or script). The note's tag links are read as they are
+-- when the row is written: the app writes a changed tag set before the row
+-- (lib/notes/mutations.ts), and a new note's tags, which can only follow its
+-- row, are copied onto its first revision after them. (Plain triggers, not
+-- deferred constraint triggers: Prisma's schema engine cannot introspect a
+-- database that has those.)
 
 -- The text a revision keeps: only a text-only note's (no blocks to derive it from again).
 CREATE FUNCTION note_revision_text(content jsonb, content_text text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
@@ -125,16 +129,17 @@ BEGIN
 END
 $$;
 
-CREATE CONSTRAINT TRIGGER notes_revision_insert AFTER INSERT ON notes
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION note_revision_record();
+CREATE TRIGGER notes_revision_insert AFTER INSERT ON notes
+  FOR EACH ROW EXECUTE FUNCTION note_revision_record();
 -- Only writes that make a new version: a Markdown rendering stored later is not a change.
-CREATE CONSTRAINT TRIGGER notes_revision_update AFTER UPDATE ON notes
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (OLD.version IS DISTINCT FROM NEW.version) EXECUTE FUNCTION note_revision_record();
+CREATE TRIGGER notes_revision_update AFTER UPDATE ON notes
+  FOR EACH ROW WHEN (OLD.version IS DISTINCT FROM NEW.version) EXECUTE FUNCTION note_revision_record();
 
 -- A note's history lives as long as the note does, in notes or in the trash:
--- when a transaction ends with the note in neither (deleted for good, purged,
--- a new note discarded untouched), its revisions go too. Moving to the trash
--- and back keeps them.
+-- when a statement leaves the note in neither (deleted for good, purged, a new
+-- note discarded untouched), its revisions go too. Moving to the trash is one
+-- statement that deletes and inserts, and a restore inserts the note before it
+-- removes the trashed copy, so both keep them.
 CREATE FUNCTION note_revision_forget() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM notes WHERE id = OLD.id) AND NOT EXISTS (SELECT 1 FROM trashed_notes WHERE id = OLD.id) THEN
@@ -144,10 +149,10 @@ BEGIN
 END
 $$;
 
-CREATE CONSTRAINT TRIGGER notes_revision_forget AFTER DELETE ON notes
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION note_revision_forget();
-CREATE CONSTRAINT TRIGGER trashed_notes_revision_forget AFTER DELETE ON trashed_notes
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION note_revision_forget();
+CREATE TRIGGER notes_revision_forget AFTER DELETE ON notes
+  FOR EACH ROW EXECUTE FUNCTION note_revision_forget();
+CREATE TRIGGER trashed_notes_revision_forget AFTER DELETE ON trashed_notes
+  FOR EACH ROW EXECUTE FUNCTION note_revision_forget();
 
 -- Notes and trashed notes written before history existed start it with their current state.
 INSERT INTO note_revisions (note_id, user_id, version, author_kind, title, tag_ids, keyframe, depth, keep_head, keep_tail, blocks, content_text, created_at, updated_at)
