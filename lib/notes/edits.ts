@@ -174,7 +174,9 @@ function applyToBlocks(blocks: Block[], op: BlockOperation, given: Block[], inde
     case "replace_section": {
       const { start, end } = findSection(blocks, op.heading, op.level);
       const from = op.keepHeading ? start + 1 : start;
-      return [...blocks.slice(0, from), ...fresh(), ...blocks.slice(end)];
+      // Ids of the blocks replaced may be given again.
+      const rest = [...blocks.slice(0, from), ...blocks.slice(end)];
+      return [...blocks.slice(0, from), ...withFreshIds(given, rest), ...blocks.slice(end)];
     }
     case "insert_before_section": {
       const { start } = findSection(blocks, op.heading, op.level);
@@ -190,7 +192,8 @@ function applyToBlocks(blocks: Block[], op: BlockOperation, given: Block[], inde
         ...(op.type === undefined ? {} : { type: op.type }),
         ...(op.props === undefined ? {} : { props: { ...(isObject(block.props) ? block.props : {}), ...op.props } }),
         ...(op.content === undefined ? {} : { content: op.content }),
-        ...(op.children === undefined ? {} : { children: withFreshIds(op.children, blocks) }),
+        // Ids of the children replaced may be given again.
+        ...(op.children === undefined ? {} : { children: withFreshIds(op.children, updateBlock(blocks, op.blockId, (own) => ({ ...own, children: [] }))) }),
       }));
     case "move_block":
       return moveBlock(blocks, op.blockId, op.to ? { to: op.to } : op.before ? { before: op.before } : { after: op.after! });

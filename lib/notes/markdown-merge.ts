@@ -1,6 +1,8 @@
 import type { DbClient } from "@/lib/db/client";
 import { contentToText } from "@/lib/editor/content-text";
 import { blockMarkdownOf } from "@/lib/editor/markdown";
+import { AppError } from "@/lib/errors";
+import { log } from "@/lib/log";
 
 /**
  * Largest middle part (after the common start and end are set aside) lined up
@@ -96,7 +98,17 @@ export async function keepUnchangedBlocks<T extends ResolvedMarkdownBody>(
   // A missing note or a stale ifVersion fails in the write itself.
   if (!current || (ifVersion !== undefined && current.version !== ifVersion)) return resolved;
   if (!Array.isArray(current.content) || current.content.length === 0) return resolved;
-  const [currentMarkdown, nextMarkdown] = await Promise.all([blockMarkdownOf(current.content), blockMarkdownOf(resolved.content)]);
+  let currentMarkdown: (string | null)[] | null;
+  let nextMarkdown: (string | null)[] | null;
+  try {
+    [currentMarkdown, nextMarkdown] = await Promise.all([blockMarkdownOf(current.content), blockMarkdownOf(resolved.content)]);
+  } catch (err) {
+    // Over the conversion budget: the body is written as converted, as before
+    // this lining up existed, rather than refused for it.
+    if (!(err instanceof AppError && err.code === "CONTENT_TOO_COMPLEX")) throw err;
+    log.info("markdown_merge.skipped", { reason: err.userMessage });
+    return resolved;
+  }
   if (!currentMarkdown || !nextMarkdown) return resolved;
   const content = keepMatchingBlocks(current.content, currentMarkdown, resolved.content, nextMarkdown);
   // Kept blocks may carry text Markdown does not (an image's caption).

@@ -141,6 +141,26 @@ describe.each(TEST_DB_KINDS)("targeted edits: POST /api/notes/{id}/edits (%s)", 
     expect(after.content[0]).toEqual(content[5]);
   });
 
+  it("blocks given again with their own ids keep them; an id the note uses elsewhere gets a new one", async () => {
+    const user = stack.freshUser();
+    const content = planNote();
+    const note = await create(user, { title: "Plan", content });
+    const after = await edited(user, note.id, [
+      { op: "replace_section", heading: "Steps", keepHeading: true, blocks: [{ ...content[3], content: "Build it on Monday" }] },
+      { op: "append", blocks: [{ ...content[1], content: "A copy of the intro" }] },
+    ]);
+    expect(after.content[3]).toEqual({ ...content[3], content: "Build it on Monday" });
+    expect(after.content.at(-1)!.id).not.toBe(content[1]!.id);
+    expect(new Set(after.content.map((block) => block.id)).size).toBe(after.content.length);
+
+    const lists = richNotes()[1]!.content as Block[];
+    const listNote = await create(user, { title: "Lists", content: lists });
+    const nested = lists[0]!.children![0]!;
+    const updated = await edited(user, listNote.id, [{ op: "update_block", blockId: lists[0]!.id, children: [{ ...nested, content: "kept id" }, { type: "bulletListItem", content: "new" }] }]);
+    expect(updated.content[0]!.children![0]).toEqual({ ...nested, content: "kept id" });
+    expect(updated.content[0]!.children![1]!.id).toEqual(expect.any(String));
+  });
+
   it("set_title, add_tags and remove_tags (unowned tag ids ignored, as PATCH's tagIds)", async () => {
     const user = stack.freshUser();
     const tag = async (owner: SeededUser, name: string) => (await stack.api("/api/tags", { method: "POST", token: owner.token(), json: { name } })).body.tag;
