@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
+  /** One operation of a targeted edit does not apply to the note as it is (lib/notes/edits.ts); nothing was written. */
+  EDIT_FAILED: 409,
   PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,

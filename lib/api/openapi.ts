@@ -18,6 +18,9 @@ const ERROR_BODY: JsonSchema = {
     error: { type: "string" },
     details: { type: "object", description: "Validation failures: zod's flattened issues (formErrors, fieldErrors)." },
     email: { type: "string", description: "The verified email, on USER_NOT_FOUND." },
+    operation: { type: "integer", description: "On a targeted edit that failed: the index of the operation that did not apply." },
+    expectedCount: { type: "integer", description: "On a replace_text whose count did not match: the count it expected." },
+    foundCount: { type: "integer", description: "On a replace_text whose count did not match: the matches found." },
   },
 };
 
@@ -120,6 +123,8 @@ function errorApplies(code: string, status: number, route: ApiRoute): boolean {
       return false; // answered only for methods the document does not list (see the description)
     case "CROSS_ORIGIN":
       return false; // only the browser's sign-in routes and server actions check the origin, and neither is in the document
+    case "EDIT_FAILED":
+      return false; // declared by the one route that answers it, POST /api/notes/{id}/edits
     case "IDEMPOTENCY_KEY_REUSED":
       return route.headers?.includes("Idempotency-Key") ?? false;
     case "INVALID_QUERY":

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import {
   ZCreateNoteSchema,
+  ZEditNoteSchema,
   ZListNotesQuerySchema,
+  ZNoteBlocksResponseSchema,
   ZNoteFormatQuerySchema,
   ZNoteListResponseSchema,
   ZNoteModifiedResponseSchema,
@@ -155,10 +157,16 @@ export const API_ROUTES = [
     method: "GET",
     path: "/api/notes/{id}",
     operationId: "getNote",
-    description: "Fetch one note, as JSON or as Markdown (Accept: text/markdown or ?format=markdown), with its version as the ETag.",
+    description:
+      "Fetch one note, as JSON, as Markdown (Accept: text/markdown or ?format=markdown) or as the outline of its blocks with their ids (?format=blocks), with its version as the ETag.",
     query: ZNoteFormatQuerySchema,
     responses: {
-      200: { body: ZNoteResponseSchema, markdown: true, headers: ["ETag"] },
+      200: {
+        body: z.union([ZNoteResponseSchema, ZNoteBlocksResponseSchema]),
+        description: "The note (`{ note }`), or with ?format=blocks `{ note, blocks }`",
+        markdown: true,
+        headers: ["ETag"],
+      },
       404: null,
       422: { body: null, description: "As Markdown: a note written before Markdown was stored went over the conversion budget (the error names the limit)" },
       503: { body: null, description: "As Markdown: no conversion worker was free in time; retry after Retry-After seconds" },
@@ -177,6 +185,28 @@ export const API_ROUTES = [
       412: noteModified("written"),
       413: BODY_TOO_LARGE,
       422: { body: null, description: `Converting the body ${CONVERSION_OVER_BUDGET}; nothing was written` },
+      503: { body: null, description: CONVERSION_QUEUE_FULL },
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/notes/{id}/edits",
+    operationId: "editNote",
+    description:
+      "Targeted edits: operations (append, prepend, replace_text, replace_section, insert_before_section, insert_after_section, update_block, move_block, delete_block, set_title, add_tags, remove_tags) applied in order to the note as it is now, all or nothing; blocks they do not touch are kept exactly. No If-Match needed; with one, only at that version.",
+    body: ZEditNoteSchema,
+    headers: ["If-Match"],
+    responses: {
+      200: { body: ZNoteResponseSchema, headers: ["ETag"] },
+      404: null,
+      409: {
+        body: null,
+        description:
+          "An operation cannot apply to the note as it is (no block with that id, no such section, a replace_text count other than expectedCount); `operation` is its index, and a count mismatch gives expectedCount and foundCount. Nothing was written",
+      },
+      412: noteModified("written"),
+      413: BODY_TOO_LARGE,
+      422: { body: null, description: `Converting Markdown ${CONVERSION_OVER_BUDGET}; nothing was written` },
       503: { body: null, description: CONVERSION_QUEUE_FULL },
     },
   },
@@ -302,7 +332,7 @@ export const API_ROUTES = [
     path: "/api/mcp",
     operationId: "callMcp",
     description:
-      "Model Context Protocol endpoint (Streamable HTTP, stateless, JSON responses): tools search_notes, get_note, create_note, update_note, delete_note, list_revisions, get_revision, restore_revision, list_trash, restore_note, delete_note_forever, list_tags, create_tag, rename_tag, delete_tag.",
+      "Model Context Protocol endpoint (Streamable HTTP, stateless, JSON responses): tools search_notes, get_note, create_note, update_note, edit_note, delete_note, list_revisions, get_revision, restore_revision, list_trash, restore_note, delete_note_forever, list_tags, create_tag, rename_tag, delete_tag.",
     body: z.union([ZMcpMessageSchema, z.array(ZMcpMessageSchema).min(1)]),
     responses: {
       200: {

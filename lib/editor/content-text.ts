@@ -69,7 +69,7 @@ function collectTable(table: JsonRecord, lines: string[]): void {
 }
 
 /** Text of inline content: styled text, links (their text), custom inline content, or a plain string. */
-function inlineText(content: unknown, depth: number): string {
+export function inlineText(content: unknown, depth = 0): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content) || depth > MAX_DEPTH) return "";
   let text = "";

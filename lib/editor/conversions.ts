@@ -19,10 +19,17 @@ export type ConversionTask =
   /** A body given as Markdown: its blocks, their text and their Markdown as BlockNote writes it. */
   | { kind: "markdown"; markdown: string }
   /** A body given as JSON (a list of blocks): its Markdown and its text. */
-  | { kind: "content"; content: unknown };
+  | { kind: "content"; content: unknown }
+  /**
+   * Each top-level block's Markdown on its own (null for a block BlockNote
+   * cannot render), so a body written back as Markdown can be lined up with
+   * the blocks it came from (lib/notes/markdown-merge.ts).
+   */
+  | { kind: "block-markdown"; content: unknown };
 
 export type ConversionResult =
   | { ok: true; content?: unknown; contentText: string; markdown: string }
+  | { ok: true; blockMarkdown: (string | null)[] }
   /** The input cannot be converted, or converts to content over the limits: the caller's fault, a 400. */
   | { ok: false; reason: string };
 
@@ -43,6 +50,19 @@ export function getEditor(): Promise<NoteServerEditor> {
 
 export async function runConversion(task: ConversionTask): Promise<ConversionResult> {
   const server = await getEditor();
+  if (task.kind === "block-markdown") {
+    if (!Array.isArray(task.content)) return { ok: false, reason: "Content is not BlockNote JSON" };
+    const blockMarkdown: (string | null)[] = [];
+    for (const block of task.content as NoteBlock[]) {
+      try {
+        blockMarkdown.push((await server.blocksToMarkdownLossy([block])).trim());
+      } catch {
+        // Not a block BlockNote knows: it lines up with nothing.
+        blockMarkdown.push(null);
+      }
+    }
+    return { ok: true, blockMarkdown };
+  }
   if (task.kind === "markdown") {
     let content: unknown;
     try {

@@ -23,6 +23,7 @@ export class MarkdownConversionError extends Error {
 export async function convertMarkdownBody(markdown: string): Promise<{ content: unknown; contentText: string; markdown: string }> {
   const result = await runConversion({ kind: "markdown", markdown }, "Markdown");
   if (!result.ok) throw new MarkdownConversionError(result.reason);
+  if (!("markdown" in result)) throw new Error("Markdown conversion answered without Markdown");
   return { content: result.content, contentText: result.contentText, markdown: result.markdown };
 }
 
@@ -36,7 +37,18 @@ export async function contentToMarkdown(content: unknown): Promise<string | null
   // An empty body (every new note from the browser) needs no worker.
   if (content.length === 0) return "";
   const result = await runConversion({ kind: "content", content }, "Note");
-  return result.ok ? result.markdown : null;
+  return result.ok && "markdown" in result ? result.markdown : null;
+}
+
+/**
+ * Each top-level block's Markdown on its own (null where BlockNote cannot
+ * render the block); null for a body that is not a list of blocks.
+ */
+export async function blockMarkdownOf(content: unknown): Promise<(string | null)[] | null> {
+  if (!Array.isArray(content)) return null;
+  if (content.length === 0) return [];
+  const result = await runConversion({ kind: "block-markdown", content }, "Note");
+  return result.ok && "blockMarkdown" in result ? result.blockMarkdown : null;
 }
 
 /** A title as a one-line `# ` heading whose characters all read literally. */

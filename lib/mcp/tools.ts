@@ -6,9 +6,11 @@ import { MESSAGES, validationError } from "@/lib/errors";
 import { parseId } from "@/lib/http";
 import { noteEtag, versionFromIfMatch } from "@/lib/notes/etag";
 import { createNote, deleteNote, updateNote, type VersionedNote } from "@/lib/notes/mutations";
+import { getNoteBlocksOrThrow } from "@/lib/notes/blocks";
+import { editNote } from "@/lib/notes/edits";
 import { getNoteMarkdownOrThrow } from "@/lib/notes/markdown";
 import { getNoteOrThrow, listNotes } from "@/lib/notes/queries";
-import { ZCreateNoteSchema, ZListNotesQuerySchema, ZNoteFormatQuerySchema, ZUpdateNoteSchema } from "@/lib/notes/schemas";
+import { ZCreateNoteSchema, ZEditNoteSchema, ZListNotesQuerySchema, ZNoteFormatQuerySchema, ZUpdateNoteSchema } from "@/lib/notes/schemas";
 import { createTag, deleteTag, renameTag } from "@/lib/tags/mutations";
 import { listTags } from "@/lib/tags/queries";
 import { ZCreateTagSchema, ZRenameTagSchema } from "@/lib/tags/schemas";
@@ -59,7 +61,10 @@ const ZConditionSchema = z
   });
 
 const ZGetNoteArgsSchema = ZNoteIdSchema.extend({
-  format: ZNoteFormatQuerySchema.shape.format.meta({ description: "markdown (default): the note as Markdown, title as the first `# ` heading; json: the note as the REST API returns it." }),
+  format: ZNoteFormatQuerySchema.shape.format.meta({
+    description:
+      "markdown (default): the note as Markdown, title as the first `# ` heading; json: the note as the REST API returns it; blocks: each block as { id, type, text } (headings with level, nested children), the ids edit_note addresses blocks by.",
+  }),
 });
 
 /** Validates with a REST schema, failing exactly as the REST route does. */
@@ -109,13 +114,17 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
     name: "get_note",
     title: "Read a note",
     description:
-      "Read one note, as Markdown by default (title as the first `# ` heading) or as JSON. Also gives its version: pass it as ifVersion to update_note or delete_note so you never overwrite someone else's edit.",
+      "Read one note, as Markdown by default (title as the first `# ` heading), as JSON, or as its blocks with their ids (format \"blocks\", for edit_note's blockId). Also gives its version: pass it as ifVersion to update_note or delete_note so you never overwrite someone else's edit.",
     input: ZGetNoteArgsSchema,
     readOnly: true,
     async run(args, { user, db }) {
       const id = noteId(args);
       const { format = "markdown" } = parseWith(ZNoteFormatQuerySchema, { format: args.format }, "INVALID_QUERY");
       if (format === "json") return { json: versioned(await getNoteOrThrow(db, { id, userId: user.userId })) };
+      if (format === "blocks") {
+        const { body, version } = await getNoteBlocksOrThrow(db, { id, userId: user.userId });
+        return { json: { ...body, version, etag: noteEtag(version) } };
+      }
       const { markdown, note, version } = await getNoteMarkdownOrThrow(db, { id, userId: user.userId });
       return {
         markdown,
@@ -138,13 +147,36 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
     name: "update_note",
     title: "Update a note",
     description:
-      "Change a note's title, body (contentMarkdown or content, not both), contentText, tags (tagIds replaces them) or pin (pinned: true or false). Pass the version you read as ifVersion: if the note changed since, nothing is written and the error carries the current note to merge with.",
+      "Change a note's title, body (contentMarkdown or content, not both), contentText, tags (tagIds replaces them) or pin (pinned: true or false). Markdown written back keeps every block whose Markdown you left unchanged exactly as it was (colours, ids); to change one part, edit_note is lighter. Pass the version you read as ifVersion: if the note changed since, nothing is written and the error carries the current note to merge with.",
     input: z.object({ ...ZNoteIdSchema.shape, ...ZConditionSchema.shape, ...ZUpdateNoteSchema.shape }),
     async run(args, { user, db }) {
       const id = noteId(args);
       const input = parseWith(ZUpdateNoteSchema, bodyOf(args), "INVALID_BODY");
       const ifVersion = ifVersionFrom(args);
       return { json: versioned(await updateNote(db, { id, userId: user.userId, author: agentAuthor("mcp", user), input, ifVersion })) };
+    },
+  },
+  {
+    name: "edit_note",
+    title: "Edit part of a note",
+    description: [
+      "Change part of a note without sending it all back: `operations` apply in order to the note as it is now, all or nothing (if one cannot apply, nothing is written and the error names its index). Blocks you do not touch keep everything, colours and ids included. No ifVersion needed; give one to apply only at that version. Block ids come from get_note with format \"blocks\". Operations, each with an example:",
+      '- append / prepend: {"op":"append","markdown":"- [ ] call Sam"} (or "blocks": BlockNote JSON)',
+      '- replace_text: {"op":"replace_text","find":"Friday","replace":"Monday","expectedCount":1}: fails with the count found unless exactly expectedCount matches (default 1)',
+      '- replace_section: {"op":"replace_section","heading":"Risks","markdown":"## Risks\\n\\nNone left."}: the heading and its blocks up to the next heading of its level or higher; "keepHeading":true keeps the heading',
+      '- insert_before_section / insert_after_section: {"op":"insert_after_section","heading":"Steps","markdown":"1. Ship"}',
+      '- update_block: {"op":"update_block","blockId":"…","props":{"textColor":"red"},"content":"New text"} (also "type", "children")',
+      '- move_block: {"op":"move_block","blockId":"…","after":"…"} (or "before":"…", or "to":"start"/"end")',
+      '- delete_block: {"op":"delete_block","blockId":"…"}',
+      '- set_title: {"op":"set_title","title":"Plan v2"}',
+      '- add_tags / remove_tags: {"op":"add_tags","tagIds":["…"]} (ids from list_tags)',
+    ].join("\n"),
+    input: z.object({ ...ZNoteIdSchema.shape, ...ZConditionSchema.shape, ...ZEditNoteSchema.shape }),
+    async run(args, { user, db }) {
+      const id = noteId(args);
+      const { operations } = parseWith(ZEditNoteSchema, bodyOf(args), "INVALID_BODY");
+      const ifVersion = ifVersionFrom(args);
+      return { json: versioned(await editNote(db, { id, userId: user.userId, operations, ifVersion, author: agentAuthor("mcp", user) })) };
     },
   },
   {

@@ -6,6 +6,7 @@ import { AppError, MESSAGES } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
 import { NOTE_OMIT, NOTE_TAGS_INCLUDE, serializeNoteWithTags } from "@/lib/notes/serialize";
 import { noteEtag } from "@/lib/notes/etag";
+import { keepUnchangedBlocks } from "@/lib/notes/markdown-merge";
 import type { RevisionAuthor } from "@/lib/revisions/author";
 import { moveNoteToTrash, purgeExpiredTrashQuietly } from "@/lib/trash/move";
 
@@ -112,6 +113,13 @@ export async function insertNote(tx: Prisma.TransactionClient, { userId, input: 
     include: NOTE_TAGS_INCLUDE,
     omit: NOTE_OMIT,
   });
+  // A new note's tag links can only follow its row, which recorded its first
+  // revision without them (see the note_revisions migration): they join it here.
+  if (tagIds.length > 0 && !keep) {
+    await tx.$executeRaw`
+      UPDATE note_revisions SET tag_ids = (SELECT array_agg(tag_id ORDER BY tag_id) FROM note_tags WHERE note_id = ${note.id}::uuid)
+      WHERE note_id = ${note.id}::uuid AND version = ${note.version}`;
+  }
   return { note: serializeNoteWithTags(note), version: note.version };
 }
 
@@ -132,32 +140,61 @@ export type UpdateNoteOptions = {
  */
 export async function updateNote(db: Db, { id, userId, author, input: given, ifVersion }: UpdateNoteOptions): Promise<VersionedNote> {
   // Converted before the transaction opens, so no transaction waits on BlockNote.
-  const input = await resolveMarkdownBody(given);
+  const resolved = await resolveMarkdownBody(given);
+  // Markdown written back keeps every block whose Markdown it left unchanged.
+  const input = "contentMarkdown" in given && given.contentMarkdown !== undefined
+    ? await keepUnchangedBlocks(db, { id, userId, ifVersion, givenText: given.contentText }, resolved)
+    : resolved;
   // Only a new tag set touches the account's tag counters, and only then the
   // account's write lock is needed (taken first, before the note's row).
   const lockUserId = input.tagIds === undefined ? undefined : userId;
-  return writeTransaction(db, async (tx) => {
-    const { count } = await tx.note.updateMany({
-      where: { id, userId, ...(ifVersion === undefined ? {} : { version: ifVersion }) },
-      data: {
-        title: input.title,
-        content: input.content === undefined ? undefined : toJsonInput(input.content),
-        contentText: input.contentText,
-        contentMarkdown: input.derivedMarkdown,
-        pinned: input.pinned,
-        updatedAt: new Date(),
-        version: { increment: 1 },
-      },
-    });
-    if (count === 0) throw await missingOrModified(tx, { id, userId });
-    if (input.tagIds !== undefined) {
-      const tagIds = await ownedTagIds(tx, userId, input.tagIds);
-      await tx.noteTag.deleteMany({ where: { noteId: id } });
-      if (tagIds.length > 0) await tx.noteTag.createMany({ data: tagIds.map((tagId) => ({ noteId: id, tagId })) });
-    }
-    const note = await tx.note.findUniqueOrThrow({ where: { id }, include: NOTE_TAGS_INCLUDE, omit: NOTE_OMIT });
-    return { note: serializeNoteWithTags(note), version: note.version };
-  }, { lockUserId, author });
+  return writeTransaction(db, (tx) => writeNoteUpdate(tx, { id, userId, input, ifVersion }), { lockUserId, author });
+}
+
+export type WriteNoteUpdateOptions = {
+  id: string;
+  userId: string;
+  /** Resolved: any Markdown already converted (resolveMarkdownBody). */
+  input: ResolvedBody<TUpdateNote>;
+  /** Write only if the note is still at this version; otherwise 412 with the current note (404 when it is gone). */
+  ifVersion?: number;
+};
+
+/**
+ * The one write of a change to a note, inside the caller's transaction, for
+ * every way a note is changed (updateNote, targeted edits in
+ * lib/notes/edits.ts). The version check and the write are one UPDATE …
+ * WHERE version = $n. A new tag set needs the account's write lock
+ * (writeTransaction's `lockUserId`), taken before this, and is written before
+ * the note's row, so the revision the row's write records (see the
+ * note_revisions migration) has it.
+ */
+export async function writeNoteUpdate(tx: Prisma.TransactionClient, { id, userId, input, ifVersion }: WriteNoteUpdateOptions): Promise<VersionedNote> {
+  const versionCheck = ifVersion === undefined ? {} : { version: ifVersion };
+  if (input.tagIds !== undefined) {
+    // The note is the user's and at the version, and stays so (its row is locked), before its links change.
+    const [locked] = await tx.$queryRaw<{ version: number }[]>`
+      SELECT version FROM notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid FOR UPDATE`;
+    if (!locked || (ifVersion !== undefined && locked.version !== ifVersion)) throw await missingOrModified(tx, { id, userId });
+    const tagIds = await ownedTagIds(tx, userId, input.tagIds);
+    await tx.noteTag.deleteMany({ where: { noteId: id } });
+    if (tagIds.length > 0) await tx.noteTag.createMany({ data: tagIds.map((tagId) => ({ noteId: id, tagId })) });
+  }
+  const { count } = await tx.note.updateMany({
+    where: { id, userId, ...versionCheck },
+    data: {
+      title: input.title,
+      content: input.content === undefined ? undefined : toJsonInput(input.content),
+      contentText: input.contentText,
+      contentMarkdown: input.derivedMarkdown,
+      pinned: input.pinned,
+      updatedAt: new Date(),
+      version: { increment: 1 },
+    },
+  });
+  if (count === 0) throw await missingOrModified(tx, { id, userId });
+  const note = await tx.note.findUniqueOrThrow({ where: { id }, include: NOTE_TAGS_INCLUDE, omit: NOTE_OMIT });
+  return { note: serializeNoteWithTags(note), version: note.version };
 }
 
 /**
@@ -200,7 +237,7 @@ export async function discardEmptyNote(db: Db, { id, userId, ifVersion }: { id: 
 }
 
 /** After a conditional write touched nothing: 404 when the note is gone, else 412 with the current note. */
-async function missingOrModified(db: DbClient, { id, userId }: { id: string; userId: string }): Promise<AppError> {
+export async function missingOrModified(db: DbClient, { id, userId }: { id: string; userId: string }): Promise<AppError> {
   const current = await db.note.findFirst({ where: { id, userId }, include: NOTE_TAGS_INCLUDE, omit: NOTE_OMIT });
   if (!current) return notFound();
   return new AppError("PRECONDITION_FAILED", {

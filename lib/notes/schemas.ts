@@ -175,9 +175,12 @@ export const ZNoteModifiedResponseSchema = z.object({
 /** How GET /api/notes/{id} answers: JSON by default, or Markdown (also chosen by `Accept: text/markdown`). */
 export const ZNoteFormatQuerySchema = z.object({
   format: z
-    .enum(["json", "markdown"])
+    .enum(["json", "markdown", "blocks"])
     .optional()
-    .meta({ description: "json (default) or markdown; overrides the Accept header. Markdown has the title as its first `# ` heading." }),
+    .meta({
+      description:
+        "json (default), markdown or blocks; overrides the Accept header. Markdown has the title as its first `# ` heading. blocks: `{ note, blocks }`, each block as `{ id, type, text }` (plus a heading's `level` and nested `children`), to address blocks in POST /api/notes/{id}/edits.",
+    }),
 });
 
 export const ZNoteListResponseSchema = z.object({
@@ -189,3 +192,141 @@ export const ZNoteListResponseSchema = z.object({
   total: z.number().int().meta({ description: "Notes matching the filters across all pages." }),
   nextCursor: z.string().optional().meta({ description: "Present when more notes follow: pass it as `cursor` for the next page." }),
 });
+
+// Targeted edits (POST /api/notes/{id}/edits, MCP edit_note): a list of
+// operations applied in order, all or nothing, to the note as it is when the
+// edit runs (lib/notes/edits.ts).
+
+const EDIT_OPERATIONS_MAX = 100;
+const ZBlockIdSchema = z.string().min(1).max(200).meta({ description: "A block's id, from the note's content or GET ?format=blocks." });
+/** New blocks as BlockNote JSON, held to content's limits; a block without an id (or with one the note uses) gets a new one. */
+const ZBlocksSchema = z
+  .array(z.looseObject({ type: z.string().min(1) }))
+  .superRefine((value, ctx) => {
+    const violation = contentLimitViolation(value);
+    if (violation) ctx.addIssue({ code: "custom", message: violation, abort: true });
+  })
+  .refine(isStorableJson, { message: UNSTORABLE_MESSAGE, abort: true })
+  .transform((value) => toPlainJson(value) as Record<string, unknown>[]);
+/** What an insert puts in: BlockNote blocks or Markdown, exactly one. */
+const insertSource = {
+  blocks: ZBlocksSchema.optional().meta({ description: "Blocks as BlockNote JSON; a block without an id gets one." }),
+  markdown: storableText()
+    .max(CONTENT_MARKDOWN_MAX)
+    .optional()
+    .meta({ description: "The same as Markdown, converted to blocks as contentMarkdown is." }),
+};
+const oneSource = {
+  check: (op: { blocks?: unknown; markdown?: string }) => (op.blocks === undefined) !== (op.markdown === undefined),
+  params: { message: "Give blocks or markdown, exactly one", path: ["markdown"] },
+};
+const ZSectionSchema = {
+  heading: z.string().min(1).max(NOTE_TITLE_MAX).meta({ description: "The section's heading text, exactly (surrounding spaces aside)." }),
+  level: z.number().int().min(1).max(6).optional().meta({ description: "The heading's level, when several headings read the same." }),
+};
+
+const ZEditOperationSchema = z.discriminatedUnion("op", [
+  z.object({ op: z.literal("append"), ...insertSource }).refine(oneSource.check, oneSource.params).meta({ description: "Add blocks at the end." }),
+  z.object({ op: z.literal("prepend"), ...insertSource }).refine(oneSource.check, oneSource.params).meta({ description: "Add blocks at the start." }),
+  z
+    .object({
+      op: z.literal("replace_text"),
+      find: storableText().min(1).max(10_000).meta({ description: "Text to find in the blocks' inline text (case-sensitive; across bold, italic and the like)." }),
+      replace: storableText().max(CONTENT_MARKDOWN_MAX).meta({ description: "Text to put in its place; it takes the style of the text where the match starts." }),
+      expectedCount: z
+        .number()
+        .int()
+        .min(1)
+        .max(10_000)
+        .default(1)
+        .meta({ description: "How many matches there must be (default 1); any other count fails the edit, naming the count found." }),
+    })
+    .meta({ description: "Replace every match of a text." }),
+  z
+    .object({
+      op: z.literal("replace_section"),
+      ...ZSectionSchema,
+      ...insertSource,
+      keepHeading: z.boolean().default(false).meta({ description: "true: keep the heading block and replace only the blocks under it." }),
+    })
+    .refine(oneSource.check, oneSource.params)
+    .meta({ description: "Replace a section: its heading and the blocks up to the next heading of the same or a higher level." }),
+  z
+    .object({ op: z.literal("insert_before_section"), ...ZSectionSchema, ...insertSource })
+    .refine(oneSource.check, oneSource.params)
+    .meta({ description: "Add blocks just before a section's heading." }),
+  z
+    .object({ op: z.literal("insert_after_section"), ...ZSectionSchema, ...insertSource })
+    .refine(oneSource.check, oneSource.params)
+    .meta({ description: "Add blocks at the end of a section (before the next heading of its level or higher)." }),
+  z
+    .object({
+      op: z.literal("update_block"),
+      blockId: ZBlockIdSchema,
+      type: z.string().min(1).max(100).optional().meta({ description: "A new block type." }),
+      props: z
+        .record(z.string(), z.unknown())
+        .refine(isStorableJson, { message: UNSTORABLE_MESSAGE })
+        .optional()
+        .meta({ description: "Props to set (merged over the block's own, e.g. textColor)." }),
+      content: ZContentSchema.optional().meta({ description: "New inline content (a string or BlockNote inline content); replaces the block's." }),
+      children: ZBlocksSchema.optional().meta({ description: "New nested blocks; replace the block's." }),
+    })
+    .refine((op) => op.type !== undefined || op.props !== undefined || op.content !== undefined || op.children !== undefined, {
+      message: "Give at least one of type, props, content, children",
+    })
+    .meta({ description: "Change one block, keeping its id." }),
+  z
+    .object({
+      op: z.literal("move_block"),
+      blockId: ZBlockIdSchema,
+      before: ZBlockIdSchema.optional().meta({ description: "Put it just before this block (at that block's level)." }),
+      after: ZBlockIdSchema.optional().meta({ description: "Put it just after this block." }),
+      to: z.enum(["start", "end"]).optional().meta({ description: "Put it first or last in the note." }),
+    })
+    .refine((op) => [op.before, op.after, op.to].filter((value) => value !== undefined).length === 1, {
+      message: "Give exactly one of before, after, to",
+    })
+    .meta({ description: "Move one block (with its nested blocks)." }),
+  z.object({ op: z.literal("delete_block"), blockId: ZBlockIdSchema }).meta({ description: "Delete one block (with its nested blocks)." }),
+  z.object({ op: z.literal("set_title"), title: ZTitleSchema }).meta({ description: "Change the title." }),
+  z.object({ op: z.literal("add_tags"), tagIds: ZTagIdsSchema.min(1) }).meta({ description: "Add tags; ids of tags the user does not own are ignored." }),
+  z.object({ op: z.literal("remove_tags"), tagIds: ZTagIdsSchema.min(1) }).meta({ description: "Take tags off the note." }),
+]);
+export type TEditOperation = z.infer<typeof ZEditOperationSchema>;
+
+export const ZEditNoteSchema = z
+  .object({
+    operations: z
+      .array(ZEditOperationSchema)
+      .min(1)
+      .max(EDIT_OPERATIONS_MAX)
+      .meta({ description: `1 to ${EDIT_OPERATIONS_MAX} operations, applied in order to the note as it is now; if one cannot apply, none is written.` }),
+  })
+  .refine(
+    (body) => body.operations.reduce((sum, op) => sum + ("markdown" in op && op.markdown ? op.markdown.length : 0), 0) <= CONTENT_MARKDOWN_MAX,
+    { message: `The operations' Markdown may total at most ${CONTENT_MARKDOWN_MAX.toLocaleString("en-US")} characters`, path: ["operations"] },
+  );
+
+/** One block of a note as an agent addresses it (GET ?format=blocks). */
+const ZBlockOutlineFields = {
+  id: z.string().nullable().meta({ description: "The id edits address it by (null for a block stored without one)." }),
+  type: z.string(),
+  text: z.string().meta({ description: "Its own plain text, nested blocks apart." }),
+  level: z.number().int().optional().meta({ description: "A heading's level." }),
+};
+export type TBlockOutline = { id: string | null; type: string; text: string; level?: number; children?: TBlockOutline[] };
+// Not recursive in the schema (the OpenAPI document inlines every schema): nested blocks have the same shape, one level checked.
+const ZBlockOutlineSchema = z.object({
+  ...ZBlockOutlineFields,
+  children: z
+    .array(z.looseObject(ZBlockOutlineFields))
+    .optional()
+    .meta({ description: "Nested blocks, when it has any: the same shape, their own nested blocks in `children` likewise." }),
+});
+
+export const ZNoteBlocksResponseSchema = z.object({
+  note: z.object({ id: z.guid(), title: z.string(), updatedAt: z.iso.datetime(), tags: z.array(ZTagSchema) }),
+  blocks: z.array(ZBlockOutlineSchema),
+});
+export type TNoteBlocksResponse = z.infer<typeof ZNoteBlocksResponseSchema>;

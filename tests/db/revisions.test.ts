@@ -176,6 +176,22 @@ describe.each(TEST_DB_KINDS)("note revisions in the data layer (%s)", (kind) => 
     });
   });
 
+  it("records a change of tags alone, and leaves the revision before it with the tags it had", async () => {
+    await database.withDb(async (db) => {
+      const { user, api } = await setUp(db);
+      const first = await createTag(db, { userId: user.id, input: { name: `a-${randomUUID()}` } });
+      const second = await createTag(db, { userId: user.id, input: { name: `b-${randomUUID()}` } });
+      const { note } = await createNote(db, { userId: user.id, author: api, input: { title: "Tagged", content: [paragraph("t", "text")], tagIds: [first.id] } });
+      await updateNote(db, { id: note.id, userId: user.id, author: api, input: { tagIds: [second.id] } });
+      await updateNote(db, { id: note.id, userId: user.id, author: api, input: { pinned: true } });
+      const revisions = await history(db, note.id, user.id);
+      expect(revisions.map((revision) => [revision.version, revision.tags.map((tag) => tag.id)])).toEqual([
+        [3, [second.id]],
+        [1, [first.id]],
+      ]);
+    });
+  });
+
   it("history goes to the trash and back with its note, and leaves with it for good", async () => {
     await database.withDb(async (db) => {
       const { user, person, api } = await setUp(db);

@@ -177,8 +177,8 @@ describe.each(TEST_DB_KINDS)("the search rule, in the database (%s)", (kind) => 
       const gone = await createNote(db, { userId: user.id, input: { title: "Gone", contentText: `${word}x only here` } });
       expect(await rowsHolding(db, `${word}x`)).not.toEqual([]);
       await deleteNote(db, { id: gone.note.id, userId: user.id });
-      // Search has forgotten it at once; the trash keeps the note, to restore, until it is emptied.
-      expect((await rowsHolding(db, `${word}x`)).map((row) => row.split(":")[0])).toEqual(["trashed_notes"]);
+      // Search has forgotten it at once; the trash keeps the note and its history, to restore, until it is emptied.
+      expect((await rowsHolding(db, `${word}x`)).map((row) => row.split(":")[0])).toEqual(["note_revisions", "trashed_notes"]);
       expect((await listNotes(db, { userId: user.id, search: `${word}x`, limit: 10, offset: 0 })).total).toBe(0);
       await deleteTrashedNote(db, { id: gone.note.id, userId: user.id });
       expect(await rowsHolding(db, `${word}x`)).toEqual([]);

@@ -68,6 +68,10 @@ const EXPECTATIONS: Record<string, (ctx: Ctx) => void> = {
     expect(stdout).toContain("1. Tag");
     expect(stdout).toContain("https://example.com");
   },
+  "targeted-edits": ({ lines }) => {
+    expect(lines).toContain("Build and test");
+    expect(lines.at(-1)).toBe("write the changelog");
+  },
   "mcp-token": ({ stdout }) => expect(stdout.trim()).toBe(""),
   "mcp-call": ({ lines }) => {
     const answer = json(lines[0]);

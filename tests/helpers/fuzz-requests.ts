@@ -127,6 +127,37 @@ function noteBody(world: FuzzWorld) {
   );
 }
 
+/** A targeted edit's body: operations of every kind (and none), with fields of the right and wrong types. */
+function editBody(world: FuzzWorld) {
+  const note = noteBody(world);
+  const blockId = fc.oneof(anyText(40), pickId(world), jsonValue);
+  const operation = fc.record(
+    {
+      op: fc.constantFrom("append", "prepend", "replace_text", "replace_section", "insert_before_section", "insert_after_section", "update_block", "move_block", "delete_block", "set_title", "add_tags", "remove_tags", "bogus"),
+      markdown: fc.oneof(anyText(200), jsonValue),
+      blocks: fc.oneof(fc.array(fc.record({ type: fc.constantFrom("paragraph", "heading", "bogus", ""), content: jsonValue, id: fc.oneof(anyText(20), jsonValue), children: jsonValue })), jsonValue),
+      find: fc.oneof(anyText(20), fc.constant(""), jsonValue),
+      replace: fc.oneof(anyText(40), jsonValue),
+      expectedCount: fc.oneof(fc.integer({ min: -2, max: 5 }), jsonValue),
+      heading: fc.oneof(anyText(20), jsonValue),
+      level: fc.oneof(fc.integer({ min: -1, max: 8 }), jsonValue),
+      keepHeading: jsonValue,
+      blockId,
+      before: blockId,
+      after: blockId,
+      to: fc.oneof(fc.constantFrom("start", "end", "middle"), jsonValue),
+      type: fc.oneof(anyText(20), jsonValue),
+      props: jsonValue,
+      content: jsonValue,
+      children: jsonValue,
+      title: fc.oneof(anyText(80), jsonValue),
+      tagIds: fc.oneof(fc.array(pickTagId(world), { maxLength: 3 }), jsonValue),
+    },
+    { requiredKeys: [] },
+  );
+  return fc.oneof(fc.record({ operations: fc.oneof(fc.array(operation, { maxLength: 5 }), jsonValue) }, { requiredKeys: [] }), note, jsonValue);
+}
+
 /** A JSON body as bytes: valid, broken, mis-encoded. */
 function bodyBytes(value: fc.Arbitrary<unknown>) {
   return fc.oneof(
@@ -254,7 +285,7 @@ function listQuery(world: FuzzWorld) {
 const mcpAccept = { accept: "application/json, text/event-stream" };
 
 function mcpMessage(world: FuzzWorld) {
-  const toolName = fc.constantFrom("search_notes", "get_note", "create_note", "update_note", "delete_note", "list_tags", "create_tag", "no_such_tool", "");
+  const toolName = fc.constantFrom("search_notes", "get_note", "create_note", "update_note", "edit_note", "delete_note", "list_tags", "create_tag", "no_such_tool", "");
   const toolArgs = fc.oneof(
     fc.record({ id: pickId(world), query: anyText(20), title: anyText(40), contentMarkdown: anyText(100), tagIds: fc.array(pickTagId(world), { maxLength: 3 }), ifVersion: fc.integer(), name: anyText(20), limit: fc.integer(), cursor: anyText(20) }, { requiredKeys: [] }),
     jsonValue,
@@ -291,9 +322,10 @@ export function fuzzRequest(world: FuzzWorld): fc.Arbitrary<FuzzRequest> {
   return fc.oneof(
     { weight: 14, arbitrary: build("list", methods(["GET"]), listQuery(world).map((q) => `/api/notes${q}`), rest) },
     { weight: 10, arbitrary: build("create-note", methods(["POST"]), fc.constantFrom("/api/notes", "/api/notes/", "/api//notes", "/api/notes?"), rest, bodyBytes(noteBody(world))) },
-    { weight: 10, arbitrary: build("note", methods(["GET", "GET", "HEAD"]), fc.tuple(ids, fc.oneof(fc.constant(""), fc.constantFrom("?format=markdown", "?format=json", "?format=%00", "?format=xml"))).map(([id, q]) => `/api/notes/${id}${q}`), rest) },
+    { weight: 10, arbitrary: build("note", methods(["GET", "GET", "HEAD"]), fc.tuple(ids, fc.oneof(fc.constant(""), fc.constantFrom("?format=markdown", "?format=json", "?format=blocks", "?format=%00", "?format=xml"))).map(([id, q]) => `/api/notes/${id}${q}`), rest) },
     { weight: 10, arbitrary: build("update-note", methods(["PATCH"]), ids.map((id) => `/api/notes/${id}`), rest, bodyBytes(noteBody(world))) },
     { weight: 5, arbitrary: build("delete-note", methods(["DELETE"]), ids.map((id) => `/api/notes/${id}`), rest) },
+    { weight: 6, arbitrary: build("edit-note", methods(["POST"]), ids.map((id) => `/api/notes/${id}/edits`), rest, bodyBytes(editBody(world))) },
     { weight: 5, arbitrary: build("tags", methods(["GET", "POST"]), fc.constant("/api/tags"), rest, bodyBytes(fc.oneof(fc.record({ name: fc.oneof(anyText(70), jsonValue) }, { requiredKeys: [] }), jsonValue))) },
     { weight: 4, arbitrary: build("tag", methods(["DELETE", "PATCH", "GET"]), tagIds.map((id) => `/api/tags/${id}`), rest, bodyBytes(fc.record({ name: anyText(70) }, { requiredKeys: [] }))) },
     { weight: 3, arbitrary: build("index", methods(["GET"]), fc.constantFrom("/api", "/api/", "/api/me", "/api/openapi.json", "/api/health", "/api?x=%00"), rest, bodyBytes(jsonValue)) },

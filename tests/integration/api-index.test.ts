@@ -69,9 +69,15 @@ describe("GET /api, /api/openapi.json, and requests no route answers", () => {
     const read = doc.paths["/api/notes/{id}"].get;
     expect(Object.keys(read.responses["200"].content)).toEqual(["application/json", "text/markdown"]);
     expect(read.responses["200"].headers).toHaveProperty("ETag");
-    expect(read.parameters.find((p: { name: string }) => p.name === "format")).toMatchObject({ in: "query", schema: { enum: ["json", "markdown"] } });
+    expect(read.parameters.find((p: { name: string }) => p.name === "format")).toMatchObject({ in: "query", schema: { enum: ["json", "markdown", "blocks"] } });
 
-    for (const op of [doc.paths["/api/notes/{id}"].patch, doc.paths["/api/notes/{id}"].delete]) {
+    const edits = doc.paths["/api/notes/{id}/edits"].post;
+    expect(edits.requestBody.content["application/json"].schema.properties).toHaveProperty("operations");
+    expect(edits.responses["409"].description).toMatch(/^An operation cannot apply/);
+    // Only the edits route answers an edit's 409.
+    expect(doc.paths["/api/tags"].post.responses["409"].description).not.toMatch(/edit/i);
+
+    for (const op of [doc.paths["/api/notes/{id}"].patch, doc.paths["/api/notes/{id}"].delete, edits]) {
       expect(header(op, "If-Match")).toMatchObject({ required: false, schema: { type: "string" } });
       const precondition = op.responses["412"];
       expect(precondition.headers).toHaveProperty("ETag");

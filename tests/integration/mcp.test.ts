@@ -15,6 +15,7 @@ const TOOLS = [
   "get_note",
   "create_note",
   "update_note",
+  "edit_note",
   "delete_note",
   "list_revisions",
   "get_revision",
@@ -59,7 +60,7 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     return result.structuredContent!;
   }
 
-  it("lists the fifteen tools, each described by the REST schemas it validates with", async () => {
+  it("lists the sixteen tools, each described by the REST schemas it validates with", async () => {
     const client = await connect(stack.freshUser().token());
     expect(client.getServerVersion()).toMatchObject({ name: "notes" });
     const { tools } = await client.listTools();
@@ -147,6 +148,57 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     expect(ok(await call(client, "update_note", { id: note.id, title: "Unconditional" })).version).toBe(6);
     const garbage = await call(client, "update_note", { id: note.id, etag: "garbage", title: "No" });
     expect(garbage.structuredContent).toMatchObject({ status: 412, error: "Note was modified" });
+  });
+
+  it("edit_note applies operations like POST /api/notes/{id}/edits; get_note format blocks gives the ids to address", async () => {
+    const user = stack.freshUser();
+    const client = await connect(user.token());
+    const { tools } = await client.listTools();
+    const tool = tools.find((candidate) => candidate.name === "edit_note")!;
+    for (const op of ["append", "prepend", "replace_text", "replace_section", "insert_before_section", "insert_after_section", "update_block", "move_block", "delete_block", "set_title", "add_tags", "remove_tags"]) {
+      expect(tool.description).toContain(op);
+    }
+    expect((tool.inputSchema as Record<string, any>).required).toEqual(["id", "operations"]);
+
+    const { note } = ok(await call(client, "create_note", { title: "Agenda", contentMarkdown: "## Today\n\nstandup at nine\n\n## Later\n\nreview" }));
+    const outline = ok(await call(client, "get_note", { id: note.id, format: "blocks" }));
+    expect(outline).toMatchObject({ note: { id: note.id, title: "Agenda" }, version: 1, etag: '"v1"' });
+    expect(outline.blocks.map((block: { text: string }) => block.text)).toEqual(["Today", "standup at nine", "Later", "review"]);
+    const restOutline = await stack.api(`/api/notes/${note.id}?format=blocks`, { token: user.token() });
+    expect(restOutline.body.blocks).toEqual(outline.blocks);
+
+    const edited = ok(
+      await call(client, "edit_note", {
+        id: note.id,
+        operations: [
+          { op: "replace_text", find: "nine", replace: "ten" },
+          { op: "delete_block", blockId: outline.blocks[3].id },
+          { op: "insert_after_section", heading: "Later", markdown: "- [ ] plan" },
+        ],
+      }),
+    );
+    expect(edited).toMatchObject({ version: 2, etag: '"v2"' });
+    expect(edited.note.contentText).toBe("Today\nstandup at ten\nLater\nplan");
+    expect(edited.note.content.slice(0, 3).map((block: { id: string }) => block.id)).toEqual(outline.blocks.slice(0, 3).map((block: { id: string }) => block.id));
+
+    const mismatch = await call(client, "edit_note", { id: note.id, operations: [{ op: "replace_text", find: "zebra", replace: "x" }] });
+    expect(mismatch.isError).toBe(true);
+    expect(mismatch.structuredContent).toEqual({
+      status: 409,
+      error: "operations[0] (replace_text): expected 1 match of the text, found 0; nothing was written",
+      operation: 0,
+      expectedCount: 1,
+      foundCount: 0,
+    });
+    const stale = await call(client, "edit_note", { id: note.id, ifVersion: 1, operations: [{ op: "set_title", title: "No" }] });
+    expect(stale.structuredContent).toMatchObject({ status: 412, error: "Note was modified", version: 2 });
+    const invalid = await call(client, "edit_note", { id: note.id, operations: [] });
+    expect(invalid.structuredContent).toMatchObject({ status: 400, error: "Invalid request body" });
+    const stranger = await connect(stack.freshUser().token());
+    expect((await call(stranger, "edit_note", { id: note.id, operations: [{ op: "set_title", title: "Mine" }] })).structuredContent).toEqual({
+      status: 404,
+      error: "Note not found",
+    });
   });
 
   it("delete_note: a stale version keeps the note; the current one deletes it; then 404s", async () => {

@@ -22,8 +22,17 @@ describe("conversion pool", () => {
   it("converts Markdown to blocks, their text and their Markdown, off the calling thread", async () => {
     const result = await runConversion({ kind: "markdown", markdown: "# Plan\n\n- [x] done\n\n| a | b |\n| --- | --- |\n| 1 | 2 |" }, "Markdown");
     expect(result).toMatchObject({ ok: true, contentText: "Plan\ndone\na\tb\n1\t2" });
-    expect(result.ok && (result.content as { type: string }[]).map((block) => block.type)).toEqual(["heading", "checkListItem", "table"]);
-    expect(result.ok && result.markdown).toContain("* [x] done");
+    expect(result.ok && "markdown" in result && (result.content as { type: string }[]).map((block) => block.type)).toEqual(["heading", "checkListItem", "table"]);
+    expect(result.ok && "markdown" in result && result.markdown).toContain("* [x] done");
+  });
+
+  it("renders each top-level block's Markdown on its own, null for a block it cannot render", async () => {
+    const content = [
+      { type: "heading", props: { level: 2 }, content: "Plan", children: [] },
+      { type: "nonsense", content: 5 },
+      { type: "bulletListItem", content: "a", children: [{ type: "bulletListItem", content: "b", children: [] }] },
+    ];
+    expect(await runConversion({ kind: "block-markdown", content }, "Note")).toEqual({ ok: true, blockMarkdown: ["## Plan", null, "* a\n  * b"] });
   });
 
   it("refuses, without failing, content that is not BlockNote JSON", async () => {

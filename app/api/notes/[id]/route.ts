@@ -5,6 +5,7 @@ import { jsonResponse, MESSAGES } from "@/lib/errors";
 import { markdownResponse, parseId, parseJsonBody, parseQuery, preferredMediaType } from "@/lib/http";
 import { noteEtag, versionFromIfMatch } from "@/lib/notes/etag";
 import { deleteNote, updateNote } from "@/lib/notes/mutations";
+import { getNoteBlocksOrThrow } from "@/lib/notes/blocks";
 import { getNoteMarkdownOrThrow } from "@/lib/notes/markdown";
 import { getNoteOrThrow } from "@/lib/notes/queries";
 import { ZNoteFormatQuerySchema, ZUpdateNoteSchema } from "@/lib/notes/schemas";
@@ -13,10 +14,14 @@ export const dynamic = "force-dynamic";
 
 type Params = { id: string };
 
-// GET /api/notes/[id] – one note as JSON, or as Markdown (Accept: text/markdown or ?format=markdown), with its version as a strong ETag
+// GET /api/notes/[id] – one note as JSON, as Markdown (Accept: text/markdown or ?format=markdown) or as its blocks' outline (?format=blocks), with its version as a strong ETag
 export const GET = withAuth<Params>(async ({ req, params, user, db }) => {
   const id = parseId(params.id, MESSAGES.invalidNoteId);
   const { format } = parseQuery(req, ZNoteFormatQuerySchema);
+  if (format === "blocks") {
+    const { body, version } = await getNoteBlocksOrThrow(db, { id, userId: user.userId });
+    return jsonResponse(body, { headers: { ETag: noteEtag(version) } });
+  }
   const markdown = format ? format === "markdown" : preferredMediaType(req.headers.get("accept"), ["application/json", "text/markdown"]) === "text/markdown";
   // The representation depends on Accept, so caches must key on it.
   const vary = { Vary: "Accept" };

@@ -1,0 +1,208 @@
+import type { Db, DbClient, Prisma } from "@/lib/db/client";
+import { writeTransaction } from "@/lib/db/transaction";
+import { contentLimitViolation } from "@/lib/editor/content-limits";
+import { contentToText } from "@/lib/editor/content-text";
+import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError } from "@/lib/editor/markdown";
+import { AppError, MESSAGES } from "@/lib/errors";
+import {
+  BlockEditError,
+  blocksOf,
+  deleteBlock,
+  findSection,
+  moveBlock,
+  replaceText,
+  updateBlock,
+  withFreshIds,
+  type Block,
+} from "@/lib/notes/blocks";
+import type { RevisionAuthor } from "@/lib/revisions/author";
+import { missingOrModified, writeNoteUpdate, type ResolvedBody, type VersionedNote } from "@/lib/notes/mutations";
+import type { TEditOperation, TUpdateNote } from "@/lib/notes/schemas";
+
+export type EditNoteOptions = {
+  id: string;
+  userId: string;
+  operations: TEditOperation[];
+  /** Apply only if the note is still at this version (If-Match); otherwise 412 with the current note. Relative edits need none. */
+  ifVersion?: number;
+  /** Who edits: recorded in the revision the edit makes. */
+  author?: RevisionAuthor;
+};
+
+/** An operation with its Markdown already converted to blocks. */
+type Prepared = { op: TEditOperation; blocks?: Block[] };
+
+/** The note's fields the operations read. */
+type NoteState = { title: string; content: unknown; tagIds: string[] };
+
+/** What applying the operations changed, as the update path takes it. */
+type Change = Pick<ResolvedBody<TUpdateNote>, "title" | "content" | "contentText" | "tagIds">;
+
+const editFailed = (index: number, op: TEditOperation, reason: string, fields: Record<string, unknown> = {}) =>
+  new AppError("EDIT_FAILED", { userMessage: `operations[${index}] (${op.op}): ${reason}`, fields: { operation: index, ...fields } });
+
+/**
+ * Applies a list of operations (append, replace_text, sections, blocks by id,
+ * title, tags) to a note, all or nothing: the first that cannot apply fails
+ * the edit with a 409 naming it, and nothing is written. The operations apply
+ * to the note as it is when the edit runs, so edits from many clients at once
+ * all land (none needs If-Match); with `ifVersion`, only at that version.
+ * Blocks the operations do not touch are written back exactly as stored.
+ *
+ * Markdown in the operations is converted, and the result's Markdown rendered,
+ * in the conversion pool before the transaction opens. The transaction locks
+ * the note's row and applies the operations again only if a write came in
+ * since: the result's Markdown is then rendered on its first Markdown read.
+ */
+export async function editNote(db: Db, { id, userId, operations, ifVersion, author }: EditNoteOptions): Promise<VersionedNote> {
+  const prepared = await prepareOperations(operations);
+  const before = await readState(db, { id, userId });
+  // A stale ifVersion or a missing note fails in the transaction, without converting anything.
+  const early = before && (ifVersion === undefined || before.version === ifVersion) ? applyOperations(before, prepared) : undefined;
+  const earlyMarkdown = early?.content === undefined ? undefined : await contentToMarkdown(early.content);
+  const touchesTags = operations.some((op) => op.op === "add_tags" || op.op === "remove_tags");
+  return writeTransaction(
+    db,
+    async (tx) => {
+      const locked = await tx.$queryRaw<{ version: number }[]>`
+        SELECT version FROM notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid FOR UPDATE`;
+      const version = locked[0]?.version;
+      if (version === undefined || (ifVersion !== undefined && version !== ifVersion)) throw await missingOrModified(tx, { id, userId });
+      let change: Change;
+      let derivedMarkdown: string | null | undefined;
+      if (before && early && version === before.version) {
+        change = early;
+        derivedMarkdown = earlyMarkdown;
+      } else {
+        // Written since it was read: apply to the note as it is now, under the lock.
+        const now = await readState(tx, { id, userId });
+        change = applyOperations(now!, prepared);
+        derivedMarkdown = change.content === undefined ? undefined : null;
+      }
+      return writeNoteUpdate(tx, { id, userId, input: { ...change, derivedMarkdown }, ifVersion: version });
+    },
+    { lockUserId: touchesTags ? userId : undefined, author },
+  );
+}
+
+async function readState(db: DbClient | Prisma.TransactionClient, { id, userId }: { id: string; userId: string }) {
+  const row = await db.note.findFirst({
+    where: { id, userId },
+    select: { title: true, content: true, version: true, tags: { select: { tagId: true } } },
+  });
+  return row && { title: row.title, content: row.content, version: row.version, tagIds: row.tags.map((link) => link.tagId) };
+}
+
+/** Converts each operation's Markdown to blocks in the conversion pool; Markdown BlockNote cannot convert is a 400 naming it. */
+async function prepareOperations(operations: TEditOperation[]): Promise<Prepared[]> {
+  return Promise.all(
+    operations.map(async (op, index): Promise<Prepared> => {
+      if (!("markdown" in op) || op.markdown === undefined) return { op, blocks: "blocks" in op ? op.blocks : undefined };
+      try {
+        return { op, blocks: blocksOf((await convertMarkdownBody(op.markdown)).content) };
+      } catch (err) {
+        if (!(err instanceof MarkdownConversionError)) throw err;
+        throw new AppError("INVALID_BODY", {
+          userMessage: MESSAGES.invalidBody,
+          fields: { details: { formErrors: [], fieldErrors: { [`operations.${index}.markdown`]: [err.message] } } },
+        });
+      }
+    }),
+  );
+}
+
+/** The operations applied in order, in memory. Throws EDIT_FAILED naming the first that cannot apply. */
+function applyOperations(note: NoteState, prepared: Prepared[]): Change {
+  let title: string | undefined;
+  let blocks: Block[] | undefined;
+  let tagIds: string[] | undefined;
+  prepared.forEach(({ op, blocks: given }, index) => {
+    if (op.op === "set_title") {
+      title = op.title;
+      return;
+    }
+    if (op.op === "add_tags" || op.op === "remove_tags") {
+      const set = new Set(tagIds ?? note.tagIds);
+      for (const tagId of op.tagIds) {
+        if (op.op === "add_tags") set.add(tagId.toLowerCase());
+        else set.delete(tagId.toLowerCase());
+      }
+      tagIds = [...set];
+      return;
+    }
+    if (blocks === undefined) {
+      // A body that is not a list of blocks (any JSON the API stored) has no blocks to edit.
+      if (!Array.isArray(note.content)) throw editFailed(index, op, "the note's content is not a list of blocks");
+      blocks = blocksOf(note.content);
+    }
+    try {
+      blocks = applyToBlocks(blocks, op, given ?? [], index);
+    } catch (err) {
+      if (err instanceof BlockEditError) throw editFailed(index, op, err.message);
+      throw err;
+    }
+  });
+  const change: Change = { title, tagIds };
+  if (blocks !== undefined) {
+    const violation = contentLimitViolation(blocks);
+    if (violation) {
+      throw new AppError("INVALID_BODY", { userMessage: MESSAGES.invalidBody, fields: { details: { formErrors: [], fieldErrors: { operations: [violation] } } } });
+    }
+    change.content = blocks;
+    change.contentText = contentToText(blocks);
+  }
+  return change;
+}
+
+type BlockOperation = Exclude<TEditOperation, { op: "set_title" | "add_tags" | "remove_tags" }>;
+
+function applyToBlocks(blocks: Block[], op: BlockOperation, given: Block[], index: number): Block[] {
+  const fresh = () => withFreshIds(given, blocks);
+  switch (op.op) {
+    case "append":
+      return [...blocks, ...fresh()];
+    case "prepend":
+      return [...fresh(), ...blocks];
+    case "replace_text": {
+      const replaced = replaceText(blocks, op.find, op.replace);
+      if (replaced.count !== op.expectedCount) {
+        const matches = (n: number) => `${n} ${n === 1 ? "match" : "matches"}`;
+        throw editFailed(index, op, `expected ${matches(op.expectedCount)} of the text, found ${replaced.count}; nothing was written`, {
+          expectedCount: op.expectedCount,
+          foundCount: replaced.count,
+        });
+      }
+      return replaced.blocks;
+    }
+    case "replace_section": {
+      const { start, end } = findSection(blocks, op.heading, op.level);
+      const from = op.keepHeading ? start + 1 : start;
+      // Ids of the blocks replaced may be given again.
+      const rest = [...blocks.slice(0, from), ...blocks.slice(end)];
+      return [...blocks.slice(0, from), ...withFreshIds(given, rest), ...blocks.slice(end)];
+    }
+    case "insert_before_section": {
+      const { start } = findSection(blocks, op.heading, op.level);
+      return [...blocks.slice(0, start), ...fresh(), ...blocks.slice(start)];
+    }
+    case "insert_after_section": {
+      const { end } = findSection(blocks, op.heading, op.level);
+      return [...blocks.slice(0, end), ...fresh(), ...blocks.slice(end)];
+    }
+    case "update_block":
+      return updateBlock(blocks, op.blockId, (block) => ({
+        ...block,
+        ...(op.type === undefined ? {} : { type: op.type }),
+        ...(op.props === undefined ? {} : { props: { ...(isObject(block.props) ? block.props : {}), ...op.props } }),
+        ...(op.content === undefined ? {} : { content: op.content }),
+        // Ids of the children replaced may be given again.
+        ...(op.children === undefined ? {} : { children: withFreshIds(op.children, updateBlock(blocks, op.blockId, (own) => ({ ...own, children: [] }))) }),
+      }));
+    case "move_block":
+      return moveBlock(blocks, op.blockId, op.to ? { to: op.to } : op.before ? { before: op.before } : { after: op.after! });
+    case "delete_block":
+      return deleteBlock(blocks, op.blockId);
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);

@@ -1,0 +1,116 @@
+import type { DbClient } from "@/lib/db/client";
+import { contentToText } from "@/lib/editor/content-text";
+import { blockMarkdownOf } from "@/lib/editor/markdown";
+import { AppError } from "@/lib/errors";
+import { log } from "@/lib/log";
+
+/**
+ * Largest middle part (after the common start and end are set aside) lined up
+ * block by block, in cells of the LCS table: 4,000,000 cells is a few
+ * milliseconds. Past it only the common start and end are kept, and the
+ * middle is taken as converted.
+ */
+const MAX_LCS_CELLS = 4_000_000;
+
+/**
+ * Pairs of indexes (in `a`, in `b`) of a longest common subsequence of two
+ * lists of strings; null entries never match. The common start and end are
+ * matched first, so an edit in one place costs only the table of what lies
+ * between.
+ */
+export function alignBlocks(a: readonly (string | null)[], b: readonly (string | null)[]): [number, number][] {
+  const same = (i: number, j: number) => a[i] !== null && a[i] === b[j];
+  const pairs: [number, number][] = [];
+  let start = 0;
+  while (start < a.length && start < b.length && same(start, start)) {
+    pairs.push([start, start]);
+    start += 1;
+  }
+  let endA = a.length;
+  let endB = b.length;
+  const tail: [number, number][] = [];
+  while (endA > start && endB > start && same(endA - 1, endB - 1)) {
+    endA -= 1;
+    endB -= 1;
+    tail.push([endA, endB]);
+  }
+  const n = endA - start;
+  const m = endB - start;
+  if (n > 0 && m > 0 && n * m <= MAX_LCS_CELLS) {
+    // lengths[i * (m + 1) + j]: LCS length of a[start + i…endA) and b[start + j…endB).
+    const width = m + 1;
+    const lengths = new Uint32Array((n + 1) * width);
+    for (let i = n - 1; i >= 0; i -= 1) {
+      for (let j = m - 1; j >= 0; j -= 1) {
+        lengths[i * width + j] = same(start + i, start + j)
+          ? lengths[(i + 1) * width + j + 1]! + 1
+          : Math.max(lengths[(i + 1) * width + j]!, lengths[i * width + j + 1]!);
+      }
+    }
+    let i = 0;
+    let j = 0;
+    while (i < n && j < m) {
+      if (same(start + i, start + j)) {
+        pairs.push([start + i, start + j]);
+        i += 1;
+        j += 1;
+      } else if (lengths[(i + 1) * width + j]! >= lengths[i * width + j + 1]!) i += 1;
+      else j += 1;
+    }
+  }
+  return pairs.concat(tail.reverse());
+}
+
+/**
+ * The new blocks, except that each one lined up with a current block of the
+ * same Markdown is that current block, exactly as stored (its id, colours,
+ * alignment and everything else Markdown cannot carry).
+ */
+export function keepMatchingBlocks(
+  current: readonly unknown[],
+  currentMarkdown: readonly (string | null)[],
+  next: readonly unknown[],
+  nextMarkdown: readonly (string | null)[],
+): unknown[] {
+  const merged = [...next];
+  for (const [i, j] of alignBlocks(currentMarkdown, nextMarkdown)) merged[j] = current[i];
+  return merged;
+}
+
+type ResolvedMarkdownBody = { content?: unknown; contentText?: string; derivedMarkdown?: string | null };
+
+/**
+ * A body written as Markdown over an existing note: every top-level block
+ * whose Markdown is unchanged stays the note's own block, so Markdown read,
+ * edited and written back loses nothing it did not touch. The note is read as
+ * it is now (or at `ifVersion`, when that is its version); a write that comes
+ * in meanwhile is overwritten as by any write of the whole body. `resolved` is
+ * the body after resolveMarkdownBody (the Markdown's own blocks);
+ * `givenText` the contentText the caller gave, if any.
+ */
+export async function keepUnchangedBlocks<T extends ResolvedMarkdownBody>(
+  db: DbClient,
+  { id, userId, ifVersion, givenText }: { id: string; userId: string; ifVersion?: number; givenText?: string },
+  resolved: T,
+): Promise<T> {
+  if (!Array.isArray(resolved.content)) return resolved;
+  const current = await db.note.findFirst({ where: { id, userId }, select: { content: true, version: true } });
+  // A missing note or a stale ifVersion fails in the write itself.
+  if (!current || (ifVersion !== undefined && current.version !== ifVersion)) return resolved;
+  if (!Array.isArray(current.content) || current.content.length === 0) return resolved;
+  let currentMarkdown: (string | null)[] | null;
+  let nextMarkdown: (string | null)[] | null;
+  try {
+    [currentMarkdown, nextMarkdown] = await Promise.all([blockMarkdownOf(current.content), blockMarkdownOf(resolved.content)]);
+  } catch (err) {
+    // Over the conversion budget: the body is written as converted, as before
+    // this lining up existed, rather than refused for it.
+    if (!(err instanceof AppError && err.code === "CONTENT_TOO_COMPLEX")) throw err;
+    log.info("markdown_merge.skipped", { reason: err.userMessage });
+    return resolved;
+  }
+  if (!currentMarkdown || !nextMarkdown) return resolved;
+  const content = keepMatchingBlocks(current.content, currentMarkdown, resolved.content, nextMarkdown);
+  // Kept blocks may carry text Markdown does not (an image's caption).
+  return { ...resolved, content, contentText: givenText ?? contentToText(content) };
+}
