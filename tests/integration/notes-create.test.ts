@@ -23,6 +23,7 @@ describe.each(TEST_DB_KINDS)("POST /api/notes (%s)", (kind) => {
       title: "Groceries",
       content: [],
       contentText: "",
+      pinned: false,
       createdAt: expect.stringMatching(ISO),
       updatedAt: note.createdAt,
       tags: [],
