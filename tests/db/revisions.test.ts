@@ -12,17 +12,12 @@ import { purgeExpiredTrash } from "@/lib/trash/move";
 import { deleteTrashedNote, restoreTrashedNote } from "@/lib/trash/mutations";
 import { createUser } from "@/lib/users/mutations";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
+import { paragraphWithId } from "@/tests/helpers/rich-notes";
 import { createTestDatabase, type TestDatabase } from "@/tests/helpers/test-db";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const paragraph = (id: string, text: string) => ({
-  id,
-  type: "paragraph",
-  props: { textColor: "default", backgroundColor: "default", textAlignment: "left" },
-  content: [{ type: "text", text, styles: {} }],
-  children: [],
-});
+const paragraph = paragraphWithId;
 
 /** A deterministic pseudo-random sequence, so a failure replays. */
 function random(seed: number): () => number {

@@ -19,6 +19,8 @@ function block(type: string, content: unknown, props: Json = {}, children: Json[
 }
 
 export const paragraph = (content: unknown, props: Json = {}, children: Json[] = []) => block("paragraph", content, props, children);
+/** A plain paragraph with the id given, as the editor stores one. */
+export const paragraphWithId = (id: string, value: string) => ({ ...block("paragraph", [text(value)]), id });
 export const heading = (level: number, value: string, props: Json = {}) => block("heading", [text(value)], { level, isToggleable: false, ...props });
 
 function table(rows: string[][]): Json {

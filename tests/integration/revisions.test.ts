@@ -2,17 +2,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
+import { paragraphWithId } from "@/tests/helpers/rich-notes";
 import { startNotesStack, type NotesStack, type SeededUser } from "@/tests/helpers/notes-app";
 
 const MISSING_ID = "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10";
 
-const paragraph = (id: string, text: string) => ({
-  id,
-  type: "paragraph",
-  props: { textColor: "default", backgroundColor: "default", textAlignment: "left" },
-  content: [{ type: "text", text, styles: {} }],
-  children: [],
-});
+const paragraph = paragraphWithId;
 
 type ToolResult = { content: { type: string; text: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
 
