@@ -21,7 +21,7 @@ import { getNoteVersion } from "@/lib/notes/version";
 import { personAuthor } from "@/lib/revisions/author";
 import { restoreRevision } from "@/lib/revisions/mutations";
 import { getRevisionOrThrow, listRevisions } from "@/lib/revisions/queries";
-import type { TRevision, TRevisionList } from "@/lib/revisions/schemas";
+import { ZListRevisionsQuerySchema, type TRevision, type TRevisionList } from "@/lib/revisions/schemas";
 
 /**
  * Creates an empty note and opens it, marked new: the editor deletes it again
@@ -202,11 +202,11 @@ const HISTORY_UNAVAILABLE = "The history could not be loaded: check your connect
 export async function listRevisionsAction(raw: { noteId: string; cursor?: string }): Promise<({ ok: true } & TRevisionList) | { ok: false; message: string }> {
   const user = await getCurrentUser();
   if (!user) return { ok: false, message: signedOut.message };
-  const parsed = z.object({ noteId: z.guid(), cursor: z.string().regex(/^\d{1,10}$/).optional() }).safeParse(raw);
+  const parsed = z.object({ noteId: z.guid(), cursor: ZListRevisionsQuerySchema.shape.cursor }).safeParse(raw);
   if (!parsed.success) return notFound;
   return readHistory(async () => ({
     ok: true as const,
-    ...(await listRevisions(await getDb(), { noteId: parsed.data.noteId, userId: user.id, limit: 30, cursor: parsed.data.cursor === undefined ? undefined : Number(parsed.data.cursor) })),
+    ...(await listRevisions(await getDb(), { noteId: parsed.data.noteId, userId: user.id, limit: 30, cursor: parsed.data.cursor })),
   }));
 }
 

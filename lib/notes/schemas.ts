@@ -5,7 +5,7 @@ import { decodeCursor } from "@/lib/notes/cursor";
 import { ZTagSchema } from "@/lib/tags/schemas";
 
 /** Query-string integer: digits only, so "abc", "1.5" and "-1" are 400s rather than coerced. */
-const queryInt = (min: number, max: number, fallback: number) =>
+export const queryInt = (min: number, max: number, fallback: number) =>
   z
     .string()
     .regex(/^\d+$/, "Expected a whole number")

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { queryInt } from "@/lib/notes/schemas";
 import { ZTagSchema } from "@/lib/tags/schemas";
 
 const REVISION_LIMIT_MAX = 100;
@@ -6,17 +7,13 @@ const REVISION_LIMIT_DEFAULT = 20;
 
 /** A page of a note's history: newest first, continued with the previous page's nextCursor. */
 export const ZListRevisionsQuerySchema = z.object({
-  limit: z
-    .string()
-    .regex(/^\d+$/, "Expected a whole number")
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(REVISION_LIMIT_MAX))
-    .default(REVISION_LIMIT_DEFAULT)
-    .meta({ description: "Page size, 1 to 100.", type: "integer", minimum: 1, maximum: REVISION_LIMIT_MAX, default: REVISION_LIMIT_DEFAULT }),
+  limit: queryInt(1, REVISION_LIMIT_MAX, REVISION_LIMIT_DEFAULT).meta({ description: "Page size, 1 to 100.", type: "integer", minimum: 1, maximum: REVISION_LIMIT_MAX, default: REVISION_LIMIT_DEFAULT }),
+  // A version number: what an int column holds, so a forged one is a 400, not a database error.
   cursor: z
     .string()
     .regex(/^[1-9]\d{0,9}$/, "Not a cursor from a previous page's nextCursor")
     .transform(Number)
+    .pipe(z.number().max(2_147_483_647, "Not a cursor from a previous page's nextCursor"))
     .optional()
     .meta({ description: "Continue after the page that returned this nextCursor.", type: "string" }),
 });

@@ -2,6 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
+import { connectMcp } from "@/tests/helpers/mcp-client";
 import { startNotesStack, type NotesStack } from "@/tests/helpers/notes-app";
 
 type ToolResult = {
@@ -40,13 +41,8 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     await stack?.stop();
   });
 
-  /** A real MCP client over Streamable HTTP, sending the session token like any agent would. */
   async function connect(token?: string): Promise<Client> {
-    const client = new Client({ name: "notes-tests", version: "1.0.0" });
-    const transport = new StreamableHTTPClientTransport(new URL("/api/mcp", stack.app.url), {
-      requestInit: { headers: token === undefined ? {} : { "x-session-token": token } },
-    });
-    await client.connect(transport);
+    const client = await connectMcp(stack.app.url, token);
     clients.push(client);
     return client;
   }

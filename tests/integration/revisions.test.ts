@@ -1,8 +1,8 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
 import { paragraphWithId } from "@/tests/helpers/rich-notes";
+import { connectMcp } from "@/tests/helpers/mcp-client";
 import { startNotesStack, type NotesStack, type SeededUser } from "@/tests/helpers/notes-app";
 
 const MISSING_ID = "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10";
@@ -23,8 +23,7 @@ describe.each(TEST_DB_KINDS)("revisions: /api/notes/{id}/revisions and the MCP h
   });
 
   async function mcp(user: SeededUser, name: string, args: Record<string, unknown>): Promise<ToolResult> {
-    const client = new Client({ name: "revisions-tests", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL("/api/mcp", stack.app.url), { requestInit: { headers: { "x-session-token": user.token() } } }));
+    const client = await connectMcp(stack.app.url, user.token());
     clients.push(client);
     return (await client.callTool({ name, arguments: args })) as ToolResult;
   }
@@ -107,7 +106,7 @@ describe.each(TEST_DB_KINDS)("revisions: /api/notes/{id}/revisions and the MCP h
     expect((await stack.api(`/api/notes/${id}/revisions/${MISSING_ID}`, { token: owner.token() })).body).toEqual({ error: "Revision not found" });
     expect((await stack.api(`/api/notes/${id}/revisions/nope`, { token: owner.token() })).body).toEqual({ error: "Invalid revision id" });
     expect((await stack.api(`/api/notes/nope/revisions`, { token: owner.token() })).body).toEqual({ error: "Invalid note id" });
-    for (const query of ["?limit=0", "?limit=101", "?cursor=abc", "?cursor=0"]) {
+    for (const query of ["?limit=0", "?limit=101", "?cursor=abc", "?cursor=0", "?cursor=9999999999"]) {
       const bad = await stack.api(`/api/notes/${id}/revisions${query}`, { token: owner.token() });
       expect(bad.status, query).toBe(400);
       expect(bad.body).toEqual({ error: "Invalid query parameters", details: expect.any(Object) });
