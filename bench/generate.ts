@@ -89,3 +89,12 @@ export function* generateNotes(options: { seed: number; count: number; now?: num
     yield { title: title[0]!.toUpperCase() + title.slice(1), contentText: body, createdAt, updatedAt };
   }
 }
+
+/** A plain paragraph block with the id given, as the editor stores one. */
+export const paragraphBlock = (id: string, text: string) => ({
+  id,
+  type: "paragraph",
+  props: { textColor: "default", backgroundColor: "default", textAlignment: "left" },
+  content: [{ type: "text", text, styles: {} }],
+  children: [],
+});

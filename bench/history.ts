@@ -2,8 +2,9 @@
 // with the revision trigger switched off, in one run, and the storage a
 // one-block edit of a long note adds.
 import type pg from "pg";
+import { paragraphBlock as paragraph } from "./generate";
 import { percentile } from "./measure";
-import type { BenchStack } from "./stack";
+import { benchJsonClient, type BenchStack } from "./stack";
 
 export type HistoryResult = {
   /** PATCHes measured each way. */
@@ -23,13 +24,6 @@ export type HistoryResult = {
   keyframeBytes: number;
 };
 
-const paragraph = (id: string, text: string) => ({
-  id,
-  type: "paragraph",
-  props: { textColor: "default", backgroundColor: "default", textAlignment: "left" },
-  content: [{ type: "text", text, styles: {} }],
-  children: [],
-});
 
 /** Revisions are recorded by this trigger (see the note_revisions migration); the benchmark switches it to compare. */
 const setHistory = (pool: pg.Pool, on: boolean) => pool.query(`ALTER TABLE notes ${on ? "ENABLE" : "DISABLE"} TRIGGER notes_revision_update`);
@@ -40,19 +34,7 @@ export async function measureHistory(
   options: { email: string; writes: number; edits: number; log: (line: string) => void },
 ): Promise<HistoryResult> {
   const { email, writes, edits, log } = options;
-  let token = await stack.mintToken(email);
-  let mintedAt = Date.now();
-  const call = async (path: string, method: string, body: unknown) => {
-    // Session tokens live five minutes.
-    if (Date.now() - mintedAt > 4 * 60_000) {
-      token = await stack.mintToken(email);
-      mintedAt = Date.now();
-    }
-    const res = await fetch(`${stack.appUrl}${path}`, { method, headers: { "x-session-token": token, "content-type": "application/json" }, body: JSON.stringify(body) });
-    const json = (await res.json()) as { note?: { id: string } };
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status}`);
-    return json;
-  };
+  const call = benchJsonClient(stack, email);
 
   // Write latency: a one-block PATCH of a short note, rounds with history on and off interleaved so drift hits both.
   const blocks = Array.from({ length: 5 }, (_, i) => paragraph(`s${i}`, `Short note paragraph ${i}.`));

@@ -1,4 +1,5 @@
 import { median, type ColdStartReport } from "./cold-start";
+import { renderEdits, type EditsResult } from "./edits";
 import { renderHistory, type HistoryResult } from "./history";
 import { renderHostile, type HostileNeighbourResult } from "./hostile";
 import type { Measurement } from "./measure";
@@ -29,6 +30,7 @@ export type BenchReport = {
     soak?: SoakResult;
     hostile?: HostileNeighbourResult;
     history?: HistoryResult;
+    edits?: EditsResult;
   } | null;
   pglite: { results: ScenarioResult[]; rssBefore: number; rssAfter: number; sequentialRareSearch: Measurement; soak?: SoakResult; hostile?: HostileNeighbourResult } | null;
   problems: string[];
@@ -86,6 +88,7 @@ export function renderMarkdown(report: BenchReport): string {
     if (pgRun.soak) lines.push(soakLine(pgRun.soak));
     if (pgRun.hostile) lines.push("", ...renderHostile(pgRun.hostile));
     if (pgRun.history) lines.push("", ...renderHistory(pgRun.history));
+    if (pgRun.edits) lines.push("", ...renderEdits(pgRun.edits));
     lines.push("", ...renderRanked(pgRun.results));
     const sizes = [...new Set(pgRun.results.map((r) => r.userNotes))].sort((a, b) => a - b);
     if (sizes.length === 2) {

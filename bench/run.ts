@@ -10,6 +10,7 @@ import pg from "pg";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { openPglite } from "@/lib/db/pglite";
 import { loadBenchData, type LoadedUser, type Sql } from "./load";
+import { measureEdits } from "./edits";
 import { measureHistory } from "./history";
 import { measureHostileNeighbour, type HostileNeighbourResult } from "./hostile";
 import { measureHttp, measureLoop, measureSequential, type Measurement } from "./measure";
@@ -165,7 +166,12 @@ async function runPostgres(report: BenchReport): Promise<BenchReport["postgres"]
       report.problems.push(`postgres history: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
     });
-    return { database: name, results, floors, rssBefore, rssAfter, sequentialRareSearch: sequential, coldStart, soak, hostile, history };
+    log("edits: a one-block targeted edit of a long note against a full-content PATCH");
+    const edits = await measureEdits(stack, { email: loaded[1]!.email, writes: quick ? 10 : 40, log }).catch((err: unknown) => {
+      report.problems.push(`postgres edits: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    });
+    return { database: name, results, floors, rssBefore, rssAfter, sequentialRareSearch: sequential, coldStart, soak, hostile, history, edits };
   } finally {
     await stack?.stop();
     await pool.end();

@@ -69,3 +69,26 @@ export async function startBenchStack(options: { databaseUrl: string; workDir: s
     },
   };
 }
+
+/**
+ * A JSON client acting as one account's agent, with a session token renewed
+ * before its five minutes run out. A non-2xx answer throws.
+ */
+export function benchJsonClient(stack: BenchStack, email: string) {
+  let token: string | undefined;
+  let mintedAt = 0;
+  return async function call<T = { note?: { id: string } }>(urlPath: string, method: string, body?: unknown): Promise<T> {
+    if (token === undefined || Date.now() - mintedAt > 4 * 60_000) {
+      token = await stack.mintToken(email);
+      mintedAt = Date.now();
+    }
+    const res = await fetch(`${stack.appUrl}${urlPath}`, {
+      method,
+      headers: { "x-session-token": token, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${urlPath}: ${res.status} ${text.slice(0, 200)}`);
+    return (res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text) as T;
+  };
+}

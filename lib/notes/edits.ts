@@ -2,7 +2,7 @@ import type { Db, DbClient, Prisma } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/transaction";
 import { contentLimitViolation } from "@/lib/editor/content-limits";
 import { contentToText } from "@/lib/editor/content-text";
-import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError } from "@/lib/editor/markdown";
+import { convertMarkdownBody, MarkdownConversionError } from "@/lib/editor/markdown";
 import { AppError, MESSAGES } from "@/lib/errors";
 import {
   BlockEditError,
@@ -15,6 +15,7 @@ import {
   withFreshIds,
   type Block,
 } from "@/lib/notes/blocks";
+import { renderMarkdownAfterResponse } from "@/lib/notes/markdown";
 import type { RevisionAuthor } from "@/lib/revisions/author";
 import { missingOrModified, writeNoteUpdate, type ResolvedBody, type VersionedNote } from "@/lib/notes/mutations";
 import type { TEditOperation, TUpdateNote } from "@/lib/notes/schemas";
@@ -49,40 +50,38 @@ const editFailed = (index: number, op: TEditOperation, reason: string, fields: R
  * all land (none needs If-Match); with `ifVersion`, only at that version.
  * Blocks the operations do not touch are written back exactly as stored.
  *
- * Markdown in the operations is converted, and the result's Markdown rendered,
- * in the conversion pool before the transaction opens. The transaction locks
- * the note's row and applies the operations again only if a write came in
- * since: the result's Markdown is then rendered on its first Markdown read.
+ * Markdown in the operations is converted in the conversion pool before the
+ * transaction opens. The transaction locks the note's row and applies the
+ * operations again only if a write came in since. The whole note's Markdown
+ * is not rendered before answering (it costs more than the rest of a
+ * one-block edit of a long note): it is rendered after the response, or by
+ * the first Markdown read that comes before that render ends.
  */
 export async function editNote(db: Db, { id, userId, operations, ifVersion, author }: EditNoteOptions): Promise<VersionedNote> {
   const prepared = await prepareOperations(operations);
   const before = await readState(db, { id, userId });
   // A stale ifVersion or a missing note fails in the transaction, without converting anything.
   const early = before && (ifVersion === undefined || before.version === ifVersion) ? applyOperations(before, prepared) : undefined;
-  const earlyMarkdown = early?.content === undefined ? undefined : await contentToMarkdown(early.content);
   const touchesTags = operations.some((op) => op.op === "add_tags" || op.op === "remove_tags");
-  return writeTransaction(
+  let contentChanged = false;
+  const written = await writeTransaction(
     db,
     async (tx) => {
       const locked = await tx.$queryRaw<{ version: number }[]>`
         SELECT version FROM notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid FOR UPDATE`;
       const version = locked[0]?.version;
       if (version === undefined || (ifVersion !== undefined && version !== ifVersion)) throw await missingOrModified(tx, { id, userId });
-      let change: Change;
-      let derivedMarkdown: string | null | undefined;
-      if (before && early && version === before.version) {
-        change = early;
-        derivedMarkdown = earlyMarkdown;
-      } else {
-        // Written since it was read: apply to the note as it is now, under the lock.
-        const now = await readState(tx, { id, userId });
-        change = applyOperations(now!, prepared);
-        derivedMarkdown = change.content === undefined ? undefined : null;
-      }
+      // Unless written since it was read: then apply to the note as it is now, under the lock.
+      const change = before && early && version === before.version ? early : applyOperations((await readState(tx, { id, userId }))!, prepared);
+      // New content's Markdown is rendered after the response, not before the write.
+      contentChanged = change.content !== undefined;
+      const derivedMarkdown = contentChanged ? null : undefined;
       return writeNoteUpdate(tx, { id, userId, input: { ...change, derivedMarkdown }, ifVersion: version });
     },
     { lockUserId: touchesTags ? userId : undefined, author },
   );
+  if (contentChanged) renderMarkdownAfterResponse(db, { id, userId, version: written.version });
+  return written;
 }
 
 async function readState(db: DbClient | Prisma.TransactionClient, { id, userId }: { id: string; userId: string }) {

@@ -1,6 +1,8 @@
+import { after } from "next/server";
 import type { DbClient } from "@/lib/db/client";
 import { contentToMarkdown, noteMarkdown } from "@/lib/editor/markdown";
 import { AppError, MESSAGES } from "@/lib/errors";
+import { log } from "@/lib/log";
 import { NOTE_TAGS_INCLUDE, serializeTag } from "@/lib/notes/serialize";
 import type { TTag } from "@/lib/tags/schemas";
 
@@ -13,10 +15,12 @@ export type NoteMarkdown = {
 
 /**
  * A note as Markdown: a read of the Markdown stored at write time. A note
- * written before Markdown was stored is rendered once, in the conversion pool
- * under the same budget as a write, and the result stored, so reads do not
- * repeat the work and a GET never triggers unbounded work. A body that is not
- * BlockNote JSON (stored as null) reads as its contentText.
+ * whose Markdown is not stored (written before Markdown was stored, or by a
+ * targeted edit whose render after the response has not finished) is
+ * rendered once, in the conversion pool under the same budget as a write,
+ * and the result stored, so reads do not repeat the work and a GET never
+ * triggers unbounded work. A body that is not BlockNote JSON (stored as null)
+ * reads as its contentText.
  */
 export async function getNoteMarkdownOrThrow(db: DbClient, { id, userId }: { id: string; userId: string }): Promise<NoteMarkdown> {
   // The content (often the largest column) is not loaded when the Markdown is there.
@@ -33,20 +37,58 @@ export async function getNoteMarkdownOrThrow(db: DbClient, { id, userId }: { id:
     },
   });
   if (!row) throw new AppError("NOT_FOUND", { userMessage: MESSAGES.noteNotFound });
-  let body = row.contentMarkdown;
-  if (body === null) {
-    const stored = await db.note.findFirst({ where: { id, userId, version: row.version }, select: { content: true, contentText: true } });
-    const rendered = stored ? await contentToMarkdown(stored.content) : null;
-    // A body that is not BlockNote JSON reads as its plain text.
-    body = rendered ?? stored?.contentText ?? "";
-    // Only if no write came in meanwhile (that write stored its own Markdown); neither version nor updatedAt change.
-    if (rendered !== null) {
-      await db.note.updateMany({ where: { id, userId, version: row.version, contentMarkdown: null }, data: { contentMarkdown: rendered } });
-    }
-  }
+  const body = row.contentMarkdown ?? (await renderStoredMarkdown(db, { id, userId, version: row.version })) ?? "";
   return {
     markdown: noteMarkdown(row.title, body),
     version: row.version,
     note: { id: row.id, title: row.title, pinned: row.pinned, updatedAt: row.updatedAt.toISOString(), tags: row.tags.map((link) => serializeTag(link.tag)) },
   };
+}
+
+/** Renders running in this process, by note and version: a read that finds the Markdown missing joins the render already under way. */
+const rendering = new Map<string, Promise<string | undefined>>();
+
+/**
+ * The note's Markdown body at `version`, rendered from its stored content in
+ * the conversion pool (under the same budget as a write) and stored, so later
+ * reads find it; undefined when the note is no longer at that version. The
+ * store only fills a missing body of that same version: a write that came in
+ * meanwhile stored its own, and neither version nor updatedAt change. A body
+ * that is not BlockNote JSON reads as its plain text.
+ */
+function renderStoredMarkdown(db: DbClient, { id, userId, version }: { id: string; userId: string; version: number }): Promise<string | undefined> {
+  const key = `${id}:${version}`;
+  const running = rendering.get(key);
+  if (running) return running;
+  const task = (async () => {
+    const stored = await db.note.findFirst({ where: { id, userId, version }, select: { content: true, contentText: true } });
+    if (!stored) return undefined;
+    const rendered = await contentToMarkdown(stored.content);
+    if (rendered === null) return stored.contentText;
+    await db.note.updateMany({ where: { id, userId, version, contentMarkdown: null }, data: { contentMarkdown: rendered } });
+    return rendered;
+  })().finally(() => rendering.delete(key));
+  rendering.set(key, task);
+  return task;
+}
+
+/**
+ * Renders and stores the note's Markdown once the response has been sent
+ * (Next's `after`), for writes that leave it to be rendered (targeted edits):
+ * the write answers without waiting for a whole-note render, and the next
+ * Markdown read finds it stored, or joins the render under way. Outside a
+ * request (scripts, a host that stops work at the response), the first
+ * Markdown read renders it instead.
+ */
+export function renderMarkdownAfterResponse(db: DbClient, note: { id: string; userId: string; version: number }): void {
+  const task = () =>
+    renderStoredMarkdown(db, note).then(
+      () => undefined,
+      (err: unknown) => log.warn("notes.markdown_render_failed", { noteId: note.id, cause: err instanceof Error ? err.message : String(err) }),
+    );
+  try {
+    after(task);
+  } catch {
+    // Not in a request: nothing to schedule; the first Markdown read renders it.
+  }
 }

@@ -4,7 +4,7 @@ import { UNTITLED } from "@/lib/editor/types";
 import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError } from "@/lib/editor/markdown";
 import { AppError, MESSAGES } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
-import { NOTE_OMIT, NOTE_TAGS_INCLUDE, serializeNoteWithTags } from "@/lib/notes/serialize";
+import { NOTE_OMIT, NOTE_TAGS_INCLUDE, noteJsonSql, serializeNoteWithTags } from "@/lib/notes/serialize";
 import { noteEtag } from "@/lib/notes/etag";
 import { keepUnchangedBlocks } from "@/lib/notes/markdown-merge";
 import type { RevisionAuthor } from "@/lib/revisions/author";
@@ -22,6 +22,9 @@ async function ownedTagIds(db: DbClient, userId: string, tagIds: string[] | unde
   const owned = await db.tag.findMany({ where: { userId, id: { in: unique } }, select: { id: true } });
   return owned.map((tag) => tag.id);
 }
+
+/** A note's wire form, built by the database (the same object serializeNoteWithTags makes). */
+const NOTE_JSON = noteJsonSql("n");
 
 const notFound = () => new AppError("NOT_FOUND", { userMessage: MESSAGES.noteNotFound });
 
@@ -170,7 +173,6 @@ export type WriteNoteUpdateOptions = {
  * note_revisions migration) has it.
  */
 export async function writeNoteUpdate(tx: Prisma.TransactionClient, { id, userId, input, ifVersion }: WriteNoteUpdateOptions): Promise<VersionedNote> {
-  const versionCheck = ifVersion === undefined ? {} : { version: ifVersion };
   if (input.tagIds !== undefined) {
     // The note is the user's and at the version, and stays so (its row is locked), before its links change.
     const [locked] = await tx.$queryRaw<{ version: number }[]>`
@@ -180,21 +182,24 @@ export async function writeNoteUpdate(tx: Prisma.TransactionClient, { id, userId
     await tx.noteTag.deleteMany({ where: { noteId: id } });
     if (tagIds.length > 0) await tx.noteTag.createMany({ data: tagIds.map((tagId) => ({ noteId: id, tagId })) });
   }
-  const { count } = await tx.note.updateMany({
-    where: { id, userId, ...versionCheck },
-    data: {
-      title: input.title,
-      content: input.content === undefined ? undefined : toJsonInput(input.content),
-      contentText: input.contentText,
-      contentMarkdown: input.derivedMarkdown,
-      pinned: input.pinned,
-      updatedAt: new Date(),
-      version: { increment: 1 },
-    },
-  });
-  if (count === 0) throw await missingOrModified(tx, { id, userId });
-  const note = await tx.note.findUniqueOrThrow({ where: { id }, include: NOTE_TAGS_INCLUDE, omit: NOTE_OMIT });
-  return { note: serializeNoteWithTags(note), version: note.version };
+  // One statement writes the row and returns the note's wire form, built by
+  // the database: through the query builder, a long note's JSON cost about as
+  // much again as the write, and reading it back as much once more.
+  const sets = [
+    input.title === undefined ? null : Prisma.sql`title = ${input.title}`,
+    input.content === undefined ? null : Prisma.sql`content = ${JSON.stringify(input.content)}::jsonb`,
+    input.contentText === undefined ? null : Prisma.sql`content_text = ${input.contentText}`,
+    input.derivedMarkdown === undefined ? null : Prisma.sql`content_markdown = ${input.derivedMarkdown}`,
+    input.pinned === undefined ? null : Prisma.sql`pinned = ${input.pinned}`,
+    Prisma.sql`updated_at = ${new Date()}`,
+    Prisma.sql`version = version + 1`,
+  ].filter((set) => set !== null);
+  const [written] = await tx.$queryRaw<{ version: number; note: string }[]>`
+    UPDATE notes n SET ${Prisma.join(sets)}
+    WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid${ifVersion === undefined ? Prisma.empty : Prisma.sql` AND n.version = ${ifVersion}`}
+    RETURNING n.version, ${NOTE_JSON}::text AS note`;
+  if (!written) throw await missingOrModified(tx, { id, userId });
+  return { note: JSON.parse(written.note) as TNote, version: written.version };
 }
 
 /**
