@@ -2,6 +2,9 @@ import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  // The benchmark's build (bench/build-app.ts) adds its framework-floor route,
+  // app/api/floor/route.bench.ts; no other build has it.
+  pageExtensions: process.env.NEXT_BENCH_FLOOR === "1" ? ["tsx", "ts", "bench.ts"] : ["tsx", "ts"],
   // A separate build folder lets a benchmark or test build run beside a dev build.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // The container image's build (scripts/build-standalone.ts): a server.js with

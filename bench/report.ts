@@ -22,7 +22,8 @@ export type BenchReport = {
   postgres: {
     database: string;
     results: ScenarioResult[];
-    floors: { verify: Measurement; authOnly: Measurement };
+    /** `bare`: the framework's floor, a route with no auth and no database (only in the benchmark's own build). */
+    floors: { bare?: Measurement; verify: Measurement; authOnly: Measurement };
     rssBefore: number;
     rssAfter: number;
     sequentialRareSearch: Measurement;
@@ -49,6 +50,15 @@ const P50_TARGETS: Record<string, number> = {
   "search two terms": 0.1,
 };
 
+/** Throughput targets as a share of the framework floor's, per scenario. */
+const FLOOR_TARGETS: Record<string, number> = {
+  "get one note": 0.5,
+  "list first page": 0.35,
+  "tag filter": 0.35,
+  create: 0.35,
+  patch: 0.3,
+};
+
 export function renderMarkdown(report: BenchReport): string {
   const lines: string[] = [];
   const m = report.machine;
@@ -56,12 +66,21 @@ export function renderMarkdown(report: BenchReport): string {
   lines.push(`Settings: ${Object.entries(report.config).map(([k, v]) => `${k}=${v}`).join(", ")}.`);
   const pgRun = report.postgres;
   if (pgRun) {
-    const { verify, authOnly } = pgRun.floors;
+    const { bare, verify, authOnly } = pgRun.floors;
+    /** A route's throughput as a share of the bare route's, with the issue's target when it has one. */
+    const ofFloor = (rps: number, target?: number) => {
+      if (!bare || bare.rps <= 0) return "–";
+      const share = rps / bare.rps;
+      return `${Math.round(share * 100)}%${target === undefined ? "" : ` (≥ ${Math.round(target * 100)}% ${share >= target ? "✓" : "✗"})`}`;
+    };
     lines.push("", "### PostgreSQL", "");
-    lines.push(`Floors: identity verify round trip p50 ${ms(verify.p50)} ms, p99 ${ms(verify.p99)} ms, ${verify.rps} req/s; withAuth-only route (GET /api/me) p50 ${ms(authOnly.p50)} ms, p99 ${ms(authOnly.p99)} ms, ${authOnly.rps} req/s.`);
+    lines.push(
+      (bare ? `Framework floor (a bare route handler, no auth, no database): p50 ${ms(bare.p50)} ms, p99 ${ms(bare.p99)} ms, ${bare.rps} req/s. ` : "Framework floor: not measured (this build has no /api/floor). ") +
+        `Identity verify round trip p50 ${ms(verify.p50)} ms, p99 ${ms(verify.p99)} ms, ${verify.rps} req/s; withAuth-only route (GET /api/me) p50 ${ms(authOnly.p50)} ms, p99 ${ms(authOnly.p99)} ms, ${authOnly.rps} req/s, ${ofFloor(authOnly.rps, 0.6)} of the floor.`,
+    );
     lines.push("");
-    lines.push("| user notes | scenario | API req/s | API p50 ms | API p99 ms | naive SQL q/s | naive p50 ms | p50 ratio | target | req/s ratio |");
-    lines.push("|---:|---|---:|---:|---:|---:|---:|---:|---|---:|");
+    lines.push("| user notes | scenario | API req/s | of the floor | API p50 ms | API p99 ms | naive SQL q/s | naive p50 ms | p50 ratio | target | req/s ratio |");
+    lines.push("|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|");
     for (const r of pgRun.results) {
       const naive = r.naive;
       const target = P50_TARGETS[r.scenario];
@@ -73,7 +92,7 @@ export function renderMarkdown(report: BenchReport): string {
             ? `≤ ${ms(writeTarget)} ms ${r.api.p50 <= writeTarget ? "✓" : "✗"}`
             : "";
       lines.push(
-        `| ${r.userNotes.toLocaleString("en")} | ${r.scenario} | ${r.api.rps} | ${ms(r.api.p50)} | ${ms(r.api.p99)} | ${naive?.rps ?? "–"} | ${naive ? ms(naive.p50) : "–"} | ${naive ? ratio(r.api.p50, naive.p50) : "–"} | ${targetText} | ${naive ? ratio(r.api.rps, naive.rps) : "–"} |`,
+        `| ${r.userNotes.toLocaleString("en")} | ${r.scenario} | ${r.api.rps} | ${ofFloor(r.api.rps, FLOOR_TARGETS[r.scenario])} | ${ms(r.api.p50)} | ${ms(r.api.p99)} | ${naive?.rps ?? "–"} | ${naive ? ms(naive.p50) : "–"} | ${naive ? ratio(r.api.p50, naive.p50) : "–"} | ${targetText} | ${naive ? ratio(r.api.rps, naive.rps) : "–"} |`,
       );
     }
     lines.push("", `Server RSS: ${pgRun.rssBefore} MB before the scenarios, ${pgRun.rssAfter} MB after.`);
