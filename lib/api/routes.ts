@@ -168,7 +168,7 @@ export const API_ROUTES = [
         headers: ["ETag"],
       },
       404: null,
-      422: { body: null, description: "As Markdown: a note written before Markdown was stored went over the conversion budget (the error names the limit)" },
+      422: { body: null, description: "As Markdown: a note whose Markdown was not stored yet (written before Markdown was stored, or just changed by a targeted edit) went over the conversion budget (the error names the limit)" },
       503: { body: null, description: "As Markdown: no conversion worker was free in time; retry after Retry-After seconds" },
     },
   },
