@@ -1,3 +1,4 @@
+import { afterAll } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
@@ -9,4 +10,21 @@ export async function connectMcp(appUrl: string, token: string | undefined, name
   });
   await client.connect(transport);
   return client;
+}
+
+/**
+ * Connects MCP clients for one `describe` block and closes them after its
+ * tests. Register it after the stack's hooks: after-hooks run in reverse, so
+ * the clients close before the app stops.
+ */
+export function useMcpClients(appUrl: () => string): (token?: string) => Promise<Client> {
+  const clients: Client[] = [];
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+  });
+  return async (token) => {
+    const client = await connectMcp(appUrl(), token);
+    clients.push(client);
+    return client;
+  };
 }

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, expect } from "vitest";
 import { createUser } from "@/lib/users/mutations";
 import { apiClient } from "./api-client";
 import { testEnv, type TestDbKind } from "./env";
@@ -7,6 +8,18 @@ import { startTestApp, type TestApp } from "./test-app";
 import { createTestDatabase, type TestDatabase } from "./test-db";
 
 export type SeededUser = { id: string; email: string; token(): string };
+
+/** A note as the API answers it (the fields tests read). */
+export type TestNote = {
+  id: string;
+  title: string;
+  content: unknown;
+  contentText: string;
+  pinned: boolean;
+  createdAt: string;
+  updatedAt: string;
+  tags: { id: string; name: string }[];
+};
 
 export type NotesStack = {
   app: TestApp;
@@ -19,6 +32,8 @@ export type NotesStack = {
   freshUser(): SeededUser;
   /** A seeded account whose email is not verified. */
   unverified: SeededUser;
+  /** POST /api/notes as `user`; fails the test unless it answers 201. The created note. */
+  createNote<T = TestNote>(user: SeededUser, body: Record<string, unknown>): Promise<T>;
   stop(): Promise<void>;
 };
 
@@ -49,18 +64,24 @@ export async function startNotesStack(
   });
   const withToken = (user: { id: string; email: string }): SeededUser => ({ ...user, token: () => identity.tokenFor(user.email) });
   let next = 0;
+  const api = apiClient(app.url);
   return {
     app,
     identity,
     database,
     pgbouncer,
-    api: apiClient(app.url),
+    api,
     freshUser() {
       const user = users[next++];
       if (!user) throw new Error("Out of seeded users: raise `users`");
       return withToken(user);
     },
     unverified: withToken(unverified),
+    async createNote(user, body) {
+      const res = await api("/api/notes", { method: "POST", token: user.token(), json: body });
+      expect(res.status, res.text).toBe(201);
+      return res.body.note;
+    },
     async stop() {
       await app.stop();
       await pgbouncer?.stop();
@@ -68,4 +89,22 @@ export async function startNotesStack(
       await database.drop();
     },
   };
+}
+
+/**
+ * The stack for one `describe` block: started before its tests, stopped after
+ * them. The handle it returns is usable inside the tests and hooks.
+ */
+export function useNotesStack(kind: TestDbKind, options: Parameters<typeof startNotesStack>[1] = {}): NotesStack {
+  let stack: NotesStack | undefined;
+  beforeAll(async () => {
+    stack = await startNotesStack(kind, options);
+  });
+  afterAll(() => stack?.stop());
+  return new Proxy({} as NotesStack, {
+    get(_, key: keyof NotesStack) {
+      if (!stack) throw new Error("The notes stack is used before its beforeAll hook ran");
+      return stack[key];
+    },
+  });
 }

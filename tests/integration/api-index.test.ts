@@ -2,20 +2,16 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ERROR_STATUS } from "@/lib/errors";
 import { API_ROUTES } from "@/lib/api/routes";
 import { ZListNotesQuerySchema } from "@/lib/notes/schemas";
-import { startNotesStack, type NotesStack } from "@/tests/helpers/notes-app";
+import { useNotesStack } from "@/tests/helpers/notes-app";
 import { ROOT } from "@/tests/helpers/test-app";
 
 // The index and the document do not touch the database: one kind is enough.
 describe("GET /api, /api/openapi.json, and requests no route answers", () => {
-  let stack: NotesStack;
-  beforeAll(async () => {
-    stack = await startNotesStack("pglite", { users: 12 });
-  });
-  afterAll(() => stack?.stop());
+  const stack = useNotesStack("pglite", { users: 12 });
 
   it("GET /api lists every endpoint of the route table", async () => {
     const res = await stack.api("/api", { token: stack.freshUser().token() });

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { startNotesStack, type NotesStack } from "@/tests/helpers/notes-app";
+import { useNotesStack } from "@/tests/helpers/notes-app";
 
 // Per-user request budgets of the REST API and MCP, with the RateLimit header
 // fields of draft-ietf-httpapi-ratelimit-headers; a small limit makes them reachable.
 describe.each(TEST_DB_KINDS)("API rate limits (%s)", (kind) => {
-  let stack: NotesStack;
-  beforeAll(async () => {
-    stack = await startNotesStack(kind, { users: 4, env: { API_RATE_LIMIT: "5", API_RATE_LIMIT_WINDOW: "120" } });
-  });
-  afterAll(() => stack?.stop());
+  const stack = useNotesStack(kind, { users: 4, env: { API_RATE_LIMIT: "5", API_RATE_LIMIT_WINDOW: "120" } });
 
   const mcpCall = (token: string) =>
     stack.api("/api/mcp", {

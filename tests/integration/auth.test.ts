@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "@/tests/helpers/api-client";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
 import { startFakeIdentity, type FakeIdentity } from "@/tests/helpers/fake-identity";
-import { startNotesStack, type NotesStack } from "@/tests/helpers/notes-app";
+import { useNotesStack } from "@/tests/helpers/notes-app";
 import { freePort, waitFor } from "@/scripts/lib/processes";
 import { startTestApp, type TestApp } from "@/tests/helpers/test-app";
 
@@ -23,11 +23,7 @@ const ROUTES: [string, string, unknown?][] = [
 ];
 
 describe.each(TEST_DB_KINDS)("authentication on every route (%s)", (kind) => {
-  let stack: NotesStack;
-  beforeAll(async () => {
-    stack = await startNotesStack(kind, { users: 3 });
-  });
-  afterAll(() => stack?.stop());
+  const stack = useNotesStack(kind, { users: 3 });
 
   it.each(ROUTES)("%s %s: MISSING_TOKEN, INVALID_TOKEN, USER_NOT_FOUND", async (method, path, json) => {
     const callsBefore = stack.identity.calls;

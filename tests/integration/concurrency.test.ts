@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { startNotesStack, type NotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
 
 describe.each(TEST_DB_KINDS)("optimistic concurrency: ETag and If-Match (%s)", (kind) => {
-  let stack: NotesStack;
-  beforeAll(async () => {
-    stack = await startNotesStack(kind);
-  });
-  afterAll(() => stack?.stop());
+  const stack = useNotesStack(kind);
 
   async function create(user: SeededUser, json: Record<string, unknown> = { title: "Shared note", contentText: "v1 text" }) {
     const res = await stack.api("/api/notes", { method: "POST", token: user.token(), json });

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { contentToText } from "@/lib/editor/content-text";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { startNotesStack, type NotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
 import { heading, paragraph, richNotes } from "@/tests/helpers/rich-notes";
 
 type Block = { id: string; type: string; props?: Record<string, unknown>; content?: unknown; children?: Block[] };
@@ -10,17 +10,9 @@ type Block = { id: string; type: string; props?: Record<string, unknown>; conten
 const MISSING_ID = "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10";
 
 describe.each(TEST_DB_KINDS)("targeted edits: POST /api/notes/{id}/edits (%s)", (kind) => {
-  let stack: NotesStack;
-  beforeAll(async () => {
-    stack = await startNotesStack(kind);
-  });
-  afterAll(() => stack?.stop());
+  const stack = useNotesStack(kind);
 
-  async function create(user: SeededUser, body: Record<string, unknown>) {
-    const res = await stack.api("/api/notes", { method: "POST", token: user.token(), json: body });
-    expect(res.status, res.text).toBe(201);
-    return res.body.note as { id: string; title: string; content: Block[]; contentText: string; tags: { id: string }[] };
-  }
+  const create = (user: SeededUser, body: Record<string, unknown>) => stack.createNote<{ id: string; title: string; content: Block[]; contentText: string; tags: { id: string }[] }>(user, body);
   const edit = (user: SeededUser, id: string, operations: unknown[], headers: Record<string, string> = {}) =>
     stack.api(`/api/notes/${id}/edits`, { method: "POST", token: user.token(), json: { operations }, headers });
   async function edited(user: SeededUser, id: string, operations: unknown[]) {
@@ -304,11 +296,7 @@ describe.each(TEST_DB_KINDS)("targeted edits: POST /api/notes/{id}/edits (%s)", 
 });
 
 describe.each(TEST_DB_KINDS)("PATCH with contentMarkdown keeps the blocks it did not change (%s)", (kind) => {
-  let stack: NotesStack;
-  beforeAll(async () => {
-    stack = await startNotesStack(kind);
-  });
-  afterAll(() => stack?.stop());
+  const stack = useNotesStack(kind);
 
   /** The note's body as Markdown, as an agent reads it: the title heading comes off before writing back. */
   async function bodyMarkdown(user: SeededUser, id: string, title: string) {

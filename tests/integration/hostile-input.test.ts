@@ -1,7 +1,7 @@
 import net from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { encodeCursor } from "@/lib/notes/cursor";
-import { startNotesStack, type NotesStack } from "@/tests/helpers/notes-app";
+import { useNotesStack } from "@/tests/helpers/notes-app";
 
 /** One request as raw bytes, for targets and headers fetch will not send; the status line and body. */
 function rawRequest(url: string, head: string): Promise<{ status: number; headers: string; body: string }> {
@@ -22,11 +22,7 @@ function rawRequest(url: string, head: string): Promise<{ status: number; header
 
 // These answers come before any data is read: one database kind is enough.
 describe("hostile requests are the caller's error, as JSON", () => {
-  let stack: NotesStack;
-  beforeAll(async () => {
-    stack = await startNotesStack("pglite", { users: 3 });
-  });
-  afterAll(() => stack?.stop());
+  const stack = useNotesStack("pglite", { users: 3 });
 
   it.each([
     ["a path with broken percent-encoding", "GET /api/notes/%E0%A4%A HTTP/1.1", 400, "Malformed URL: the path has invalid percent-encoding"],

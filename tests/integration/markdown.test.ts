@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { startNotesStack, type NotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
 
 // Each construct as written, as BlockNote writes it back (its own list marker
 // and table padding), and the block types it must become.
@@ -42,11 +42,7 @@ const MALFORMED = [
 ];
 
 describe.each(TEST_DB_KINDS)("Markdown in and out (%s)", (kind) => {
-  let stack: NotesStack;
-  beforeAll(async () => {
-    stack = await startNotesStack(kind);
-  });
-  afterAll(() => stack?.stop());
+  const stack = useNotesStack(kind);
 
   async function create(user: SeededUser, json: Record<string, unknown>) {
     const res = await stack.api("/api/notes", { method: "POST", token: user.token(), json });

@@ -1,9 +1,9 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { connectMcp } from "@/tests/helpers/mcp-client";
-import { startNotesStack, type NotesStack } from "@/tests/helpers/notes-app";
+import { useMcpClients } from "@/tests/helpers/mcp-client";
+import { useNotesStack } from "@/tests/helpers/notes-app";
 
 type ToolResult = {
   content: { type: string; text: string }[];
@@ -31,21 +31,9 @@ const TOOLS = [
 ];
 
 describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
-  let stack: NotesStack;
-  const clients: Client[] = [];
-  beforeAll(async () => {
-    stack = await startNotesStack(kind);
-  });
-  afterAll(async () => {
-    await Promise.all(clients.map((client) => client.close()));
-    await stack?.stop();
-  });
+  const stack = useNotesStack(kind);
+  const connect = useMcpClients(() => stack.app.url);
 
-  async function connect(token?: string): Promise<Client> {
-    const client = await connectMcp(stack.app.url, token);
-    clients.push(client);
-    return client;
-  }
 
   async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
     return (await client.callTool({ name, arguments: args })) as ToolResult;
@@ -437,10 +425,13 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
         fetch: (url, init) => fetch(url, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), "x-session-token": token } }),
       });
       await client.connect(transport);
-      clients.push(client);
-      expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
-      token = "st_expired";
-      await expect(client.listTools()).rejects.toMatchObject({ code: 401 });
+      try {
+        expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
+        token = "st_expired";
+        await expect(client.listTools()).rejects.toMatchObject({ code: 401 });
+      } finally {
+        await client.close();
+      }
     });
   });
 

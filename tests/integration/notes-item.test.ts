@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { waitFor } from "@/scripts/lib/processes";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { startNotesStack, type NotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
 
 const MISSING_ID = "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10";
 
 describe.each(TEST_DB_KINDS)("/api/notes/{id} (%s)", (kind) => {
-  let stack: NotesStack;
-  beforeAll(async () => {
-    stack = await startNotesStack(kind);
-  });
-  afterAll(() => stack?.stop());
+  const stack = useNotesStack(kind);
 
-  async function create(user: SeededUser, body: Record<string, unknown> = { title: "A note" }) {
-    const res = await stack.api("/api/notes", { method: "POST", token: user.token(), json: body });
-    expect(res.status).toBe(201);
-    return res.body.note;
-  }
+  const create = (user: SeededUser, body: Record<string, unknown> = { title: "A note" }) => stack.createNote(user, body);
 
   describe("GET /api/notes/{id}", () => {
     it("returns { note }", async () => {

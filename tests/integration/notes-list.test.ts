@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { startNotesStack, type NotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
 
 describe.each(TEST_DB_KINDS)("GET /api/notes (%s)", (kind) => {
-  let stack: NotesStack;
-  beforeAll(async () => {
-    stack = await startNotesStack(kind);
-  });
-  afterAll(() => stack?.stop());
+  const stack = useNotesStack(kind);
 
-  async function create(user: SeededUser, body: Record<string, unknown>) {
-    const res = await stack.api("/api/notes", { method: "POST", token: user.token(), json: body });
-    expect(res.status).toBe(201);
-    return res.body.note;
-  }
+  const create = (user: SeededUser, body: Record<string, unknown>) => stack.createNote(user, body);
   const list = (user: SeededUser, query = "") => stack.api(`/api/notes${query}`, { token: user.token() });
 
   it("an empty account lists nothing", async () => {

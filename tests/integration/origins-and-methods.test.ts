@@ -1,18 +1,14 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { API_ROUTES } from "@/lib/api/routes";
-import { startNotesStack, type NotesStack } from "@/tests/helpers/notes-app";
+import { useNotesStack } from "@/tests/helpers/notes-app";
 import { rawRequest } from "@/tests/helpers/raw-http";
 import { collectOutput, freePort, stopChild } from "@/scripts/lib/processes";
 import { ROOT } from "@/tests/helpers/test-app";
 
 describe("origins and methods", () => {
-  let stack: NotesStack;
-  beforeAll(async () => {
-    stack = await startNotesStack("pglite", { users: 1 });
-  });
-  afterAll(() => stack?.stop());
+  const stack = useNotesStack("pglite", { users: 1 });
 
   it("OPTIONS lists exactly the methods each route answers", async () => {
     const paths = [...new Set(API_ROUTES.map((route) => route.path))];

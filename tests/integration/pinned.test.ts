@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { startNotesStack, type NotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
 
 type Note = { id: string; title: string; pinned: boolean; updatedAt: string };
 
 describe.each(TEST_DB_KINDS)("pinned notes (%s)", (kind) => {
-  let stack: NotesStack;
-  beforeAll(async () => {
-    stack = await startNotesStack(kind);
-  });
-  afterAll(() => stack?.stop());
+  const stack = useNotesStack(kind);
 
-  async function create(user: SeededUser, body: Record<string, unknown>): Promise<Note> {
-    const res = await stack.api("/api/notes", { method: "POST", token: user.token(), json: body });
-    expect(res.status).toBe(201);
-    return res.body.note;
-  }
+  const create = (user: SeededUser, body: Record<string, unknown>) => stack.createNote<Note>(user, body);
   const patch = (user: SeededUser, id: string, json: unknown, headers: Record<string, string> = {}) =>
     stack.api(`/api/notes/${id}`, { method: "PATCH", token: user.token(), json, headers });
   async function list(user: SeededUser, query = ""): Promise<{ notes: Note[]; total: number; nextCursor?: string }> {

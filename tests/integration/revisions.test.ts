@@ -1,9 +1,8 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
 import { paragraphWithId } from "@/tests/helpers/rich-notes";
-import { connectMcp } from "@/tests/helpers/mcp-client";
-import { startNotesStack, type NotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+import { useMcpClients } from "@/tests/helpers/mcp-client";
+import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
 
 const MISSING_ID = "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10";
 
@@ -12,19 +11,11 @@ const paragraph = paragraphWithId;
 type ToolResult = { content: { type: string; text: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
 
 describe.each(TEST_DB_KINDS)("revisions: /api/notes/{id}/revisions and the MCP history tools (%s)", (kind) => {
-  let stack: NotesStack;
-  const clients: Client[] = [];
-  beforeAll(async () => {
-    stack = await startNotesStack(kind);
-  });
-  afterAll(async () => {
-    await Promise.all(clients.map((client) => client.close()));
-    await stack?.stop();
-  });
+  const stack = useNotesStack(kind);
+  const connect = useMcpClients(() => stack.app.url);
 
   async function mcp(user: SeededUser, name: string, args: Record<string, unknown>): Promise<ToolResult> {
-    const client = await connectMcp(stack.app.url, user.token());
-    clients.push(client);
+    const client = await connect(user.token());
     return (await client.callTool({ name, arguments: args })) as ToolResult;
   }
   const history = async (user: SeededUser, id: string, query = "") => {

@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { seededRandom } from "@/bench/generate";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { startNotesStack, type NotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
 
 describe.each(TEST_DB_KINDS)("search through the token index, counters and cursors (%s)", (kind) => {
-  let stack: NotesStack;
-  beforeAll(async () => {
-    stack = await startNotesStack(kind, { users: 12 });
-  });
-  afterAll(() => stack?.stop());
+  const stack = useNotesStack(kind, { users: 12 });
 
-  async function create(user: SeededUser, body: Record<string, unknown>) {
-    const res = await stack.api("/api/notes", { method: "POST", token: user.token(), json: body });
-    expect(res.status).toBe(201);
-    return res.body.note as { id: string; title: string; updatedAt: string };
-  }
+  const create = (user: SeededUser, body: Record<string, unknown>) => stack.createNote<{ id: string; title: string; updatedAt: string }>(user, body);
   const search = async (user: SeededUser, query: string) => {
     const res = await stack.api(`/api/notes?limit=500&search=${encodeURIComponent(query)}`, { token: user.token() });
     expect(res.status).toBe(200);

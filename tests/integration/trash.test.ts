@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { startNotesStack, type NotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
 
 const MISSING_ID = "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10";
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe.each(TEST_DB_KINDS)("trash: /api/trash (%s)", (kind) => {
-  let stack: NotesStack;
-  beforeAll(async () => {
-    stack = await startNotesStack(kind);
-  });
-  afterAll(() => stack?.stop());
+  const stack = useNotesStack(kind);
 
-  async function create(user: SeededUser, body: Record<string, unknown>) {
-    const res = await stack.api("/api/notes", { method: "POST", token: user.token(), json: body });
-    expect(res.status).toBe(201);
-    return res.body.note;
-  }
+  const create = (user: SeededUser, body: Record<string, unknown>) => stack.createNote(user, body);
   const tag = async (user: SeededUser, name: string) => (await stack.api("/api/tags", { method: "POST", token: user.token(), json: { name } })).body.tag;
   const remove = (user: SeededUser, id: string, headers: Record<string, string> = {}) =>
     stack.api(`/api/notes/${id}`, { method: "DELETE", token: user.token(), headers });
