@@ -1,10 +1,23 @@
 "use client";
 
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { SEARCH_INPUT_ID } from "@/components/shell/keyboard-shortcuts";
 
-/** Up and down arrows move between notes in the list (and back up into the search box). */
+/**
+ * Up and down arrows move between notes in the list (and back up into the
+ * search box). Once the list is idle, the block editor's code is fetched, so
+ * opening a note does not wait for it.
+ */
 export function NoteListKeys({ children }: { children: ReactNode }) {
+  useEffect(() => {
+    const preload = () => void import("@/components/editor/block-editor").catch(() => undefined);
+    if (typeof window.requestIdleCallback !== "function") {
+      const timer = window.setTimeout(preload, 500);
+      return () => window.clearTimeout(timer);
+    }
+    const handle = window.requestIdleCallback(preload, { timeout: 2000 });
+    return () => window.cancelIdleCallback(handle);
+  }, []);
   return (
     <div
       onKeyDown={(event) => {

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState, useTransition } from "react";
 import { FOCUS_SEARCH_FLAG, SEARCH_INPUT_ID } from "@/components/shell/keyboard-shortcuts";
 import { SearchIcon, XIcon } from "@/components/ui/icons";
 
-const DEBOUNCE_MS = 250;
+const DEBOUNCE_MS = 120;
 
 /**
  * Filters the list as you type. The query lives in the URL (?q=), so a search
