@@ -58,6 +58,8 @@ const ZEnvSchema = z.object({
 
   /** Days a deleted note stays in the trash, restorable, before it is purged for good. */
   TRASH_RETENTION_DAYS: intWithDefault(30, 1, 3650),
+  /** Days the change feed (GET /api/changes) keeps a change; a cursor older than that is answered 410. */
+  CHANGES_RETENTION_DAYS: intWithDefault(30, 1, 3650),
 
   // Client addresses and rate limits.
   /**

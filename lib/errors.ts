@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   CONFLICT: 409,
   /** One operation of a targeted edit does not apply to the note as it is (lib/notes/edits.ts); nothing was written. */
   EDIT_FAILED: 409,
+  /** A change-feed cursor older than the changes kept (lib/changes): list again, then follow from the new cursor. */
+  CURSOR_EXPIRED: 410,
   PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
@@ -89,6 +91,8 @@ export const MESSAGES = {
   methodNotAllowed: (method: string, allow: string) => `Method ${method} not allowed; use ${allow}`,
   internal: "Internal server error",
   unavailable: "Service temporarily unavailable — retry shortly",
+  cursorExpired: (days: number) => `This cursor is older than the changes kept (${days} days): list your notes and tags again, then follow changes from a new cursor (call without since)`,
+  cursorAhead: "This cursor is ahead of your changes: use the cursor an answer of this feed gave you",
 } as const;
 
 /** A zod failure as the `details` object of a 400: zod's flattened issues. */

@@ -11,6 +11,7 @@ import {
   ZUpdateNoteSchema,
 } from "@/lib/notes/schemas";
 import { ZCreateTagSchema, ZRenameTagSchema, ZTagListResponseSchema, ZTagResponseSchema } from "@/lib/tags/schemas";
+import { ZChangesQuerySchema, ZChangesResponseSchema } from "@/lib/changes/schemas";
 import { ZListRevisionsQuerySchema, ZRevisionListResponseSchema, ZRevisionResponseSchema } from "@/lib/revisions/schemas";
 import { ZListTrashQuerySchema, ZTrashListResponseSchema } from "@/lib/trash/schemas";
 
@@ -328,11 +329,23 @@ export const API_ROUTES = [
     responses: { 204: null, 404: null },
   },
   {
+    method: "GET",
+    path: "/api/changes",
+    operationId: "listChanges",
+    description:
+      "What changed in your notes and tags, in the order it was committed: notes created, updated, deleted (to the trash), restored and purged; tags created, renamed and deleted. Call once without since for the current cursor (after listing what you need), then pass each answer's cursor as since: you see every change exactly once, including changes committed concurrently, instead of listing again. With wait (seconds, up to 30) the answer waits for the next change when there is none yet (long poll).",
+    query: ZChangesQuerySchema,
+    responses: {
+      200: ZChangesResponseSchema,
+      410: { body: null, description: "The cursor is older than the changes kept (CHANGES_RETENTION_DAYS): list again and follow from a new cursor" },
+    },
+  },
+  {
     method: "POST",
     path: "/api/mcp",
     operationId: "callMcp",
     description:
-      "Model Context Protocol endpoint (Streamable HTTP, stateless, JSON responses): tools search_notes, get_note, create_note, update_note, edit_note, delete_note, list_revisions, get_revision, restore_revision, list_trash, restore_note, delete_note_forever, list_tags, create_tag, rename_tag, delete_tag.",
+      "Model Context Protocol endpoint (Streamable HTTP, stateless, JSON responses): tools search_notes, get_note, create_note, update_note, edit_note, delete_note, list_revisions, get_revision, restore_revision, list_trash, restore_note, delete_note_forever, list_tags, create_tag, rename_tag, delete_tag, recent_changes.",
     body: z.union([ZMcpMessageSchema, z.array(ZMcpMessageSchema).min(1)]),
     responses: {
       200: {

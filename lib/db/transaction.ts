@@ -4,6 +4,7 @@ import { isWriteConflict } from "@/lib/db/failures";
 import { transactionSettingsSql, type DatabaseLimits } from "@/lib/db/limits";
 import { unavailableError } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { accountWritten } from "@/lib/db/account-writes";
 import { AUTHOR_SETTING, authorSettingValue, type RevisionAuthor } from "@/lib/revisions/author";
 
 export type WriteTransactionOptions = {
@@ -44,7 +45,7 @@ export async function writeTransaction<T>(
   const { limits, setPerTransaction } = transactionSettingsFor(db);
   for (let attempt = 0; ; attempt += 1) {
     try {
-      return await db.$transaction(
+      const result = await db.$transaction(
         async (tx) => {
           if (setPerTransaction) await tx.$queryRawUnsafe(transactionSettingsSql(limits));
           const author = options.author === undefined ? null : authorSettingValue(options.author);
@@ -57,6 +58,8 @@ export async function writeTransaction<T>(
         // given up on has no statement left running.
         { maxWait: limits.poolTimeoutMs, timeout: limits.transactionTimeoutMs },
       );
+      if (options.lockUserId !== undefined) accountWritten(options.lockUserId);
+      return result;
     } catch (err) {
       if (!isWriteConflict(err)) throw err;
       if (attempt >= limits.writeRetries) {

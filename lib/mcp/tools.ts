@@ -8,6 +8,8 @@ import { noteEtag, versionFromIfMatch } from "@/lib/notes/etag";
 import { createNote, deleteNote, updateNote, type VersionedNote } from "@/lib/notes/mutations";
 import { getNoteBlocksOrThrow } from "@/lib/notes/blocks";
 import { editNote } from "@/lib/notes/edits";
+import { followChanges } from "@/lib/changes/queries";
+import { ZChangesQuerySchema } from "@/lib/changes/schemas";
 import { getNoteMarkdownOrThrow } from "@/lib/notes/markdown";
 import { getNoteOrThrow, listNotes } from "@/lib/notes/queries";
 import { ZCreateNoteSchema, ZEditNoteSchema, ZListNotesQuerySchema, ZNoteFormatQuerySchema, ZUpdateNoteSchema } from "@/lib/notes/schemas";
@@ -310,6 +312,18 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
       const id = tagId(args);
       await deleteTag(db, { id, userId: user.userId });
       return { json: { deleted: id } };
+    },
+  },
+  {
+    name: "recent_changes",
+    title: "Follow changes",
+    description:
+      "What changed in your notes and tags since a cursor, in commit order — the way to stay in sync without listing again. First call it without since: it answers no changes and the current cursor; pass that cursor as since next time, and each answer's cursor after that. Each change: entity (note or tag), action (notes: created, updated, deleted to the trash, restored, purged; tags: created, updated = renamed, deleted), id, version (a note's, after the change) and at. Example: {\"since\": \"42\"} → {\"changes\": [{\"entity\": \"note\", \"action\": \"updated\", \"id\": \"…\", \"version\": 7, \"at\": \"…\"}], \"cursor\": \"43\", \"hasMore\": false}. hasMore: call again at once. wait (seconds, up to 30): when nothing changed yet, wait for the next change. limit: 1 to 500 (default 100). A cursor older than the changes kept fails: list again and start from a new cursor.",
+    input: ZChangesQuerySchema,
+    readOnly: true,
+    async run(args, { user, db }) {
+      const query = parseWith(ZChangesQuerySchema, asQuery(args), "INVALID_QUERY");
+      return { json: await followChanges(db, { userId: user.userId, ...query }) };
     },
   },
 ];

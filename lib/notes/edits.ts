@@ -62,7 +62,6 @@ export async function editNote(db: Db, { id, userId, operations, ifVersion, auth
   const before = await readState(db, { id, userId });
   // A stale ifVersion or a missing note fails in the transaction, without converting anything.
   const early = before && (ifVersion === undefined || before.version === ifVersion) ? applyOperations(before, prepared) : undefined;
-  const touchesTags = operations.some((op) => op.op === "add_tags" || op.op === "remove_tags");
   let contentChanged = false;
   const written = await writeTransaction(
     db,
@@ -78,7 +77,8 @@ export async function editNote(db: Db, { id, userId, operations, ifVersion, auth
       const derivedMarkdown = contentChanged ? null : undefined;
       return writeNoteUpdate(tx, { id, userId, input: { ...change, derivedMarkdown }, ifVersion: version });
     },
-    { lockUserId: touchesTags ? userId : undefined, author },
+    // The account's write lock first: the change is numbered in its feed under it.
+    { lockUserId: userId, author },
   );
   if (contentChanged) renderMarkdownAfterResponse(db, { id, userId, version: written.version });
   return written;

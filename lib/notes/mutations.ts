@@ -148,10 +148,10 @@ export async function updateNote(db: Db, { id, userId, author, input: given, ifV
   const input = "contentMarkdown" in given && given.contentMarkdown !== undefined
     ? await keepUnchangedBlocks(db, { id, userId, ifVersion, givenText: given.contentText }, resolved)
     : resolved;
-  // Only a new tag set touches the account's tag counters, and only then the
-  // account's write lock is needed (taken first, before the note's row).
-  const lockUserId = input.tagIds === undefined ? undefined : userId;
-  return writeTransaction(db, (tx) => writeNoteUpdate(tx, { id, userId, input, ifVersion }), { lockUserId, author });
+  // The account's write lock first, before the note's row: the change this
+  // write adds to the account's feed is numbered under it (see the
+  // change_feed migration), and a new tag set touches the account's counters.
+  return writeTransaction(db, (tx) => writeNoteUpdate(tx, { id, userId, input, ifVersion }), { lockUserId: userId, author });
 }
 
 export type WriteNoteUpdateOptions = {

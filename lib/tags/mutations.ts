@@ -5,9 +5,18 @@ import { AppError, MESSAGES } from "@/lib/errors";
 import { serializeTag, TAG_SELECT } from "@/lib/notes/serialize";
 import type { TCreateTag, TTag } from "@/lib/tags/schemas";
 
-export async function createTag(db: DbClient, { userId, input }: { userId: string; input: TCreateTag }): Promise<TTag> {
+/**
+ * Creates a tag under the account's write lock (every write that makes a
+ * change in the account's feed takes it first, see the change_feed migration).
+ */
+export async function createTag(db: Db, options: { userId: string; input: TCreateTag }): Promise<TTag> {
+  return writeTransaction(db, (tx) => insertTag(tx, options), { lockUserId: options.userId });
+}
+
+/** Creates a tag inside the caller's transaction, opened with writeTransaction's `lockUserId` (an Idempotency-Key's stored response commits with it). */
+export async function insertTag(tx: DbClient, { userId, input }: { userId: string; input: TCreateTag }): Promise<TTag> {
   try {
-    const tag = await db.tag.create({ data: { userId, name: input.name }, select: TAG_SELECT });
+    const tag = await tx.tag.create({ data: { userId, name: input.name }, select: TAG_SELECT });
     return serializeTag(tag);
   } catch (err) {
     // Names are unique per user, case-insensitively (citext).
@@ -29,13 +38,13 @@ export async function deleteTag(db: Db, { id, userId }: { id: string; userId: st
 
 /**
  * Renames a tag; the new name must be unique per user, case-insensitively (409
- * otherwise). One statement, scoped to the owner: another user's tag, or one
- * deleted meanwhile, is a 404. Shared by PATCH /api/tags/:id, the rename_tag
+ * otherwise). One statement under the account's write lock, scoped to the
+ * owner: another user's tag, or one deleted meanwhile, is a 404. Shared by PATCH /api/tags/:id, the rename_tag
  * tool and the tags page.
  */
-export async function renameTag(db: DbClient, { id, userId, input }: { id: string; userId: string; input: TCreateTag }): Promise<TTag> {
+export async function renameTag(db: Db, { id, userId, input }: { id: string; userId: string; input: TCreateTag }): Promise<TTag> {
   try {
-    const tag = await db.tag.update({ where: { id, userId }, data: { name: input.name }, select: TAG_SELECT });
+    const tag = await writeTransaction(db, (tx) => tx.tag.update({ where: { id, userId }, data: { name: input.name }, select: TAG_SELECT }), { lockUserId: userId });
     return serializeTag(tag);
   } catch (err) {
     if (isPrismaError(err, "P2025")) throw new AppError("NOT_FOUND", { userMessage: MESSAGES.tagNotFound });

@@ -1,4 +1,4 @@
-import type { Db, DbClient } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import { isPrismaError } from "@/lib/db/errors";
 import { writeTransaction } from "@/lib/db/transaction";
 import { AppError, MESSAGES } from "@/lib/errors";
@@ -54,13 +54,21 @@ export async function restoreTrashedNote(db: Db, { id, userId, ...clock }: Trash
 }
 
 /** Removes one note from the trash for good. 404 when it is not in the user's trash. */
-export async function deleteTrashedNote(db: DbClient, { id, userId, ...clock }: TrashClock & { id: string; userId: string }): Promise<void> {
-  const { count } = await db.trashedNote.deleteMany({ where: { id, userId } });
-  await purgeExpiredTrash(db, { userId, ...clock });
+export async function deleteTrashedNote(db: Db, { id, userId, ...clock }: TrashClock & { id: string; userId: string }): Promise<void> {
+  // Under the account's write lock, like every write that makes a change in its feed.
+  const count = await writeTransaction(
+    db,
+    async (tx) => {
+      const { count: deleted } = await tx.trashedNote.deleteMany({ where: { id, userId } });
+      await purgeExpiredTrash(tx, { userId, ...clock });
+      return deleted;
+    },
+    { lockUserId: userId },
+  );
   if (count === 0) throw notInTrash();
 }
 
 /** Removes every note in the user's trash for good; returns how many. */
-export async function emptyTrash(db: DbClient, { userId }: { userId: string }): Promise<number> {
-  return (await db.trashedNote.deleteMany({ where: { userId } })).count;
+export async function emptyTrash(db: Db, { userId }: { userId: string }): Promise<number> {
+  return writeTransaction(db, async (tx) => (await tx.trashedNote.deleteMany({ where: { userId } })).count, { lockUserId: userId });
 }

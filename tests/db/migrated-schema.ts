@@ -51,11 +51,14 @@ export async function expectMigratedSchema(query: QueryRows): Promise<void> {
     ["search_vocabulary_user_id_token_idx", ["fastupdate=off"]],
   ]);
 
-  // The counters', the search's and the history's triggers, which the schema cannot describe.
+  // The counters', the search's, the history's and the change feed's triggers, which the schema cannot describe.
   const triggers = await query("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal ORDER BY tgname");
   expect(triggers.map((row) => row.tgname)).toEqual([
     "note_tags_count_delete",
     "note_tags_count_insert",
+    "notes_change_delete",
+    "notes_change_insert",
+    "notes_change_update",
     "notes_count_delete",
     "notes_count_insert",
     "notes_revision_forget",
@@ -65,6 +68,10 @@ export async function expectMigratedSchema(query: QueryRows): Promise<void> {
     "notes_vocabulary_delete",
     "notes_vocabulary_insert",
     "notes_vocabulary_update",
+    "tags_change_delete",
+    "tags_change_insert",
+    "tags_change_update",
+    "trashed_notes_change_delete",
     "trashed_notes_revision_forget",
   ]);
 

@@ -72,6 +72,13 @@ const EXPECTATIONS: Record<string, (ctx: Ctx) => void> = {
     expect(lines).toContain("Build and test");
     expect(lines.at(-1)).toBe("write the changelog");
   },
+  changes: ({ lines }) => {
+    expect(json(lines[0])).toEqual({
+      changes: [{ entity: "tag", action: "created", id: expect.stringMatching(UUID), at: expect.any(String) }],
+      cursor: expect.stringMatching(/^\d+$/),
+      hasMore: false,
+    });
+  },
   "mcp-token": ({ stdout }) => expect(stdout.trim()).toBe(""),
   "mcp-call": ({ lines }) => {
     const answer = json(lines[0]);

@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from "./test-db";
 export type SeededUser = { id: string; email: string; token(): string };
 
 /** A note as the API answers it (the fields tests read). */
-export type TestNote = {
+type TestNote = {
   id: string;
   title: string;
   content: unknown;

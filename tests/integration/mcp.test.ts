@@ -28,6 +28,7 @@ const TOOLS = [
   "create_tag",
   "rename_tag",
   "delete_tag",
+  "recent_changes",
 ];
 
 describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {

@@ -3,7 +3,7 @@ import { withAuth } from "@/lib/auth/with-auth";
 import { jsonResponse } from "@/lib/errors";
 import { parseJsonBody } from "@/lib/http";
 import { idempotent, readIdempotencyKey } from "@/lib/idempotency/idempotency";
-import { createTag } from "@/lib/tags/mutations";
+import { insertTag } from "@/lib/tags/mutations";
 import { listTags } from "@/lib/tags/queries";
 import { ZCreateTagSchema } from "@/lib/tags/schemas";
 
@@ -21,7 +21,7 @@ export const POST = withAuth(async ({ req, user, db }) => {
     scope: "POST /api/tags",
     key,
     request: input,
-    perform: async (tx) => ({ status: 201, body: { tag: await createTag(tx, { userId: user.userId, input }) } }),
+    perform: async (tx) => ({ status: 201, body: { tag: await insertTag(tx, { userId: user.userId, input }) } }),
   });
 });
 
