@@ -60,6 +60,8 @@ const ZEnvSchema = z.object({
   TRASH_RETENTION_DAYS: intWithDefault(30, 1, 3650),
   /** Days the change feed (GET /api/changes) keeps a change; a cursor older than that is answered 410. */
   CHANGES_RETENTION_DAYS: intWithDefault(30, 1, 3650),
+  /** The largest image or file one upload may store (bytes; default 10 MiB). */
+  ATTACHMENT_MAX_BYTES: intWithDefault(10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
 
   // Client addresses and rate limits.
   /**

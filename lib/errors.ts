@@ -91,6 +91,8 @@ export const MESSAGES = {
   methodNotAllowed: (method: string, allow: string) => `Method ${method} not allowed; use ${allow}`,
   internal: "Internal server error",
   unavailable: "Service temporarily unavailable — retry shortly",
+  attachmentNotFound: "Attachment not found",
+  invalidAttachmentId: "Invalid attachment id",
   cursorExpired: (days: number) => `This cursor is older than the changes kept (${days} days): list your notes and tags again, then follow changes from a new cursor (call without since)`,
   cursorAhead: "This cursor is ahead of your changes: use the cursor an answer of this feed gave you",
 } as const;

@@ -1,5 +1,5 @@
 /**
- * Reads a request body as text, never more than a byte limit: a declared
+ * Reads a request body (as text, or bytes), never more than a byte limit: a declared
  * Content-Length over it fails before reading, and a body without one (chunked)
  * is counted while it streams, reading stopping at the first byte past the
  * limit. The app and the identity service both read bodies through it, so it
@@ -16,9 +16,14 @@ export class BodyTooLargeError extends Error {
 
 /** The body as UTF-8 text ("" when there is none); throws BodyTooLargeError past `limitBytes`. */
 export async function readBodyText(request: Request, limitBytes: number): Promise<string> {
+  return new TextDecoder().decode(await readBodyBytes(request, limitBytes));
+}
+
+/** The body's bytes (empty when there is none); throws BodyTooLargeError past `limitBytes`. */
+export async function readBodyBytes(request: Request, limitBytes: number): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limitBytes) throw new BodyTooLargeError(limitBytes);
-  if (!request.body) return "";
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -32,5 +37,5 @@ export async function readBodyText(request: Request, limitBytes: number): Promis
     }
     chunks.push(value);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
 }

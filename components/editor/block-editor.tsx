@@ -6,6 +6,7 @@ import "@blocknote/mantine/style.css";
 import { BlockNoteEditor } from "@blocknote/core";
 import { BlockNoteView } from "@blocknote/mantine";
 import { useEffect, useMemo } from "react";
+import { uploadAttachment } from "@/components/editor/upload-attachment";
 import { editorStart } from "@/lib/editor/document";
 import { noteSchema, type NoteSchema } from "@/lib/editor/schema";
 
@@ -16,11 +17,11 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set(Object.keys(noteSchema.blockSpe
 function createEditor(content: unknown, contentText: string): NoteBlockEditor {
   const start = editorStart(content, contentText, KNOWN_TYPES);
   try {
-    return BlockNoteEditor.create({ schema: noteSchema, initialContent: start.blocks as never });
+    return BlockNoteEditor.create({ schema: noteSchema, initialContent: start.blocks as never, uploadFile: uploadAttachment });
   } catch {
     // Blocks the editor cannot load (malformed JSON from an API client): show their text instead.
     const text = editorStart(null, contentText, KNOWN_TYPES);
-    return BlockNoteEditor.create({ schema: noteSchema, initialContent: text.blocks as never });
+    return BlockNoteEditor.create({ schema: noteSchema, initialContent: text.blocks as never, uploadFile: uploadAttachment });
   }
 }
 

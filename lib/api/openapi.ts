@@ -71,11 +71,12 @@ function isApiResponse(value: z.ZodType | ApiResponse): value is ApiResponse {
 }
 
 function response(status: number, spec: z.ZodType | null | ApiResponse): JsonSchema {
-  const { body, description, markdown, headers }: ApiResponse = spec && isApiResponse(spec) ? spec : { body: spec };
+  const { body, description, markdown, binary, headers }: ApiResponse = spec && isApiResponse(spec) ? spec : { body: spec };
   const error = status >= 400;
   const content: Record<string, JsonSchema> = {};
   if (body) content["application/json"] = { schema: toSchema(body, "output") };
   else if (error) content["application/json"] = { schema: ERROR_SCHEMA };
+  for (const type of binary ?? []) content[type] = { schema: { type: "string", format: "binary" } };
   if (markdown) Object.assign(content, MARKDOWN_CONTENT);
   return {
     description: description ?? (error ? "Error" : body ? "Success" : "No content"),
@@ -98,7 +99,7 @@ const ERROR_DESCRIPTIONS: Partial<Record<string, string>> = {
   PRECONDITION_FAILED: "the note changed since the If-Match version",
   PAYLOAD_TOO_LARGE: "body over the size limit",
   IDEMPOTENCY_KEY_REUSED: "the Idempotency-Key was already used with a different request body",
-  UNSUPPORTED_MEDIA_TYPE: "Content-Type is not application/json",
+  UNSUPPORTED_MEDIA_TYPE: "Content-Type is not application/json (an upload: a type not accepted, or bytes that are not what the Content-Type says)",
   SERVER_CONFIG_ERROR: "server configuration error",
   INTERNAL: "unexpected server error",
   SERVICE_UNAVAILABLE: "database unavailable or overloaded; retry after Retry-After seconds",
@@ -142,6 +143,7 @@ function errorApplies(code: string, status: number, route: ApiRoute): boolean {
       return route.headers?.includes("If-Match") ?? false;
     case 413:
     case 415:
+      return route.body !== undefined || route.rawBody !== undefined;
     case 422:
       return route.body !== undefined;
     default:
@@ -225,6 +227,15 @@ function operation(route: ApiRoute): JsonSchema {
     ...(route.public ? { security: [] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(route.body, "input") } } } } : {}),
+    ...(route.rawBody
+      ? {
+          requestBody: {
+            required: true,
+            description: route.rawBody.description,
+            content: Object.fromEntries(route.rawBody.types.map((type) => [type, { schema: { type: "string", format: "binary" } }])),
+          },
+        }
+      : {}),
     responses,
   };
 }

@@ -11,6 +11,8 @@ import {
   ZUpdateNoteSchema,
 } from "@/lib/notes/schemas";
 import { ZCreateTagSchema, ZRenameTagSchema, ZTagListResponseSchema, ZTagResponseSchema } from "@/lib/tags/schemas";
+import { ZAttachmentResponseSchema, ZUploadQuerySchema } from "@/lib/attachments/schemas";
+import { ACCEPTED_TYPES } from "@/lib/attachments/types";
 import { ZChangesQuerySchema, ZChangesResponseSchema } from "@/lib/changes/schemas";
 import { ZListRevisionsQuerySchema, ZRevisionListResponseSchema, ZRevisionResponseSchema } from "@/lib/revisions/schemas";
 import { ZListTrashQuerySchema, ZTrashListResponseSchema } from "@/lib/trash/schemas";
@@ -29,6 +31,8 @@ export type ApiResponse = {
   description?: string;
   /** Also offered as `text/markdown` (Accept header or ?format=markdown). */
   markdown?: boolean;
+  /** Bytes of these media types, rather than JSON (an attachment). */
+  binary?: readonly string[];
   headers?: readonly ApiResponseHeader[];
 };
 
@@ -41,6 +45,8 @@ export type ApiRoute = {
   description: string;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** A body of bytes (an upload) instead of JSON: the media types it may be. */
+  rawBody?: { types: readonly string[]; description: string };
   headers?: readonly ApiRequestHeader[];
   /**
    * Status → response body schema (null: no body), or a fuller ApiResponse.
@@ -329,6 +335,25 @@ export const API_ROUTES = [
     responses: { 204: null, 404: null },
   },
   {
+    method: "POST",
+    path: "/api/attachments",
+    operationId: "uploadAttachment",
+    description: `Store an image or file for a note: the raw bytes as the body, with their Content-Type, and ?name= for its file name. Its type is decided by its bytes (a declared type they contradict is refused with what they are). Accepted: ${ACCEPTED_TYPES.join(", ")}; at most ATTACHMENT_MAX_BYTES (10 MB by default). Answers its url, to fetch it with the same session token, and Markdown that shows it in a note.`,
+    query: ZUploadQuerySchema,
+    rawBody: { types: ACCEPTED_TYPES, description: "The file's bytes." },
+    responses: { 201: ZAttachmentResponseSchema },
+  },
+  {
+    method: "GET",
+    path: "/api/attachments/{id}",
+    operationId: "getAttachment",
+    description: "An attachment's bytes, to its owner only (another account's is a 404), with its Content-Type, an ETag (If-None-Match → 304), inline for images and as a download for other files.",
+    responses: {
+      200: { body: null, binary: ACCEPTED_TYPES, description: "The bytes", headers: ["ETag"] },
+      304: { body: null, description: "Not modified since the ETag given in If-None-Match", headers: ["ETag"] },
+    },
+  },
+  {
     method: "GET",
     path: "/api/changes",
     operationId: "listChanges",
@@ -345,7 +370,7 @@ export const API_ROUTES = [
     path: "/api/mcp",
     operationId: "callMcp",
     description:
-      "Model Context Protocol endpoint (Streamable HTTP, stateless, JSON responses): tools search_notes, get_note, create_note, update_note, edit_note, delete_note, list_revisions, get_revision, restore_revision, list_trash, restore_note, delete_note_forever, list_tags, create_tag, rename_tag, delete_tag, recent_changes.",
+      "Model Context Protocol endpoint (Streamable HTTP, stateless, JSON responses): tools search_notes, get_note, create_note, update_note, edit_note, delete_note, list_revisions, get_revision, restore_revision, list_trash, restore_note, delete_note_forever, list_tags, create_tag, rename_tag, delete_tag, recent_changes, upload_attachment.",
     body: z.union([ZMcpMessageSchema, z.array(ZMcpMessageSchema).min(1)]),
     responses: {
       200: {

@@ -1,9 +1,9 @@
 import "server-only";
-import { authenticate, defaultVerify, type AuthContext, type AuthDeps } from "@/lib/auth/authenticate";
+import { authenticate, defaultVerify, SESSION_TOKEN_HEADER, type AuthContext, type AuthDeps } from "@/lib/auth/authenticate";
 import { getDb, type Db } from "@/lib/db/client";
-import { appOrigin } from "@/lib/auth/origin";
+import { appOrigin, isCrossOrigin } from "@/lib/auth/origin";
 import { getEnv } from "@/lib/env";
-import { NO_STORE, toErrorResponse } from "@/lib/errors";
+import { crossOriginError, NO_STORE, toErrorResponse } from "@/lib/errors";
 import { limitApiRequests } from "@/lib/rate-limit/api";
 
 /** What Next.js passes a route handler as its second argument (params is a Promise in Next 16). */
@@ -14,6 +14,17 @@ export type AuthedHandler<P> = (args: { req: Request; params: P; user: AuthConte
 export type WithAuthDeps = AuthDeps & {
   /** The user's request budget: the response headers to send, or a thrown 429 (lib/rate-limit/api.ts). */
   limitRequests?: (db: Db, user: AuthContext) => Promise<Record<string, string>>;
+  /** The signed-in person of a browser request (its session cookie), for routes that accept one. */
+  sessionUser?: (req: Request) => Promise<AuthContext | null>;
+};
+
+export type WithAuthOptions = {
+  /**
+   * Also the browser's session (cookie) when no x-session-token is sent: for
+   * routes a page reaches directly, like an image in a note. A request so
+   * authenticated that changes something must come from the app's own origin.
+   */
+  browserSession?: boolean;
 };
 
 /**
@@ -22,15 +33,18 @@ export type WithAuthDeps = AuthDeps & {
  * missing note stays 404 and a database outage 503.
  */
 export function createWithAuth(deps: WithAuthDeps) {
-  return function withAuth<P = Record<string, never>>(handler: AuthedHandler<P>) {
+  return function withAuth<P = Record<string, never>>(handler: AuthedHandler<P>, options: WithAuthOptions = {}) {
     return async (req: Request, ctx: RouteContext<P>): Promise<Response> => {
       let limitHeaders: Record<string, string> = {};
       try {
-        const user = await authenticate(req, deps);
+        const person = options.browserSession && !req.headers.has(SESSION_TOKEN_HEADER) ? await deps.sessionUser?.(req) : null;
+        if (person && req.method !== "GET" && req.method !== "HEAD" && isCrossOrigin(req.headers, getEnv())) throw crossOriginError();
+        const user = person ?? (await authenticate(req, deps));
         const [params, db] = await Promise.all([ctx.params, deps.getDb()]);
         limitHeaders = (await deps.limitRequests?.(db, user)) ?? {};
         const response = await handler({ req, params, user, db });
-        return withHeaders(response, { ...NO_STORE, ...limitHeaders });
+        // No caching, unless the route chose otherwise (an attachment's bytes, private to its owner).
+        return withHeaders(response, { ...(response.headers.has("cache-control") ? {} : NO_STORE), ...limitHeaders });
       } catch (err) {
         return withHeaders(toErrorResponse(err, req), limitHeaders);
       }
@@ -47,6 +61,12 @@ export const withAuth = createWithAuth({
   getPartnerKey: () => getEnv().IDENTITY_PARTNER_KEY,
   getAppUrl: () => appOrigin(),
   limitRequests: (db, user) => limitApiRequests(db, user),
+  async sessionUser(req) {
+    // Loaded only by the routes that accept a browser session.
+    const { getAuth } = await import("@/lib/auth/auth");
+    const session = await (await getAuth()).api.getSession({ headers: req.headers });
+    return session?.user.emailVerified ? { userId: session.user.id, email: session.user.email } : null;
+  },
 });
 
 function withHeaders(response: Response, headers: Record<string, string>): Response {

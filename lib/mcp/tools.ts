@@ -8,6 +8,9 @@ import { noteEtag, versionFromIfMatch } from "@/lib/notes/etag";
 import { createNote, deleteNote, updateNote, type VersionedNote } from "@/lib/notes/mutations";
 import { getNoteBlocksOrThrow } from "@/lib/notes/blocks";
 import { editNote } from "@/lib/notes/edits";
+import { storeAttachment } from "@/lib/attachments/mutations";
+import { ZUploadAttachmentToolSchema } from "@/lib/attachments/schemas";
+import { ACCEPTED_TYPES } from "@/lib/attachments/types";
 import { followChanges } from "@/lib/changes/queries";
 import { ZChangesQuerySchema } from "@/lib/changes/schemas";
 import { getNoteMarkdownOrThrow } from "@/lib/notes/markdown";
@@ -324,6 +327,17 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
     async run(args, { user, db }) {
       const query = parseWith(ZChangesQuerySchema, asQuery(args), "INVALID_QUERY");
       return { json: await followChanges(db, { userId: user.userId, ...query }) };
+    },
+  },
+  {
+    name: "upload_attachment",
+    title: "Attach an image or file",
+    description: `Store an image or file for your notes: contentBase64 (its bytes, base64), contentType (e.g. image/png) and name. Answers { attachment } with its url and the Markdown that shows it: add that Markdown to a note (edit_note with {"op": "append", "markdown": attachment.markdown}). Its type is decided by its bytes; accepted: ${ACCEPTED_TYPES.join(", ")}. A tool call carries at most about 700 KB of file; larger ones go through POST /api/attachments.`,
+    input: ZUploadAttachmentToolSchema,
+    async run(args, { user, db }) {
+      const { contentBase64, contentType, name } = parseWith(ZUploadAttachmentToolSchema, args, "INVALID_BODY");
+      const bytes = Buffer.from(contentBase64, "base64");
+      return { json: { attachment: await storeAttachment(db, { userId: user.userId, bytes, declaredType: contentType ?? null, name }) } };
     },
   },
 ];

@@ -72,6 +72,7 @@ const EXPECTATIONS: Record<string, (ctx: Ctx) => void> = {
     expect(lines).toContain("Build and test");
     expect(lines.at(-1)).toBe("write the changelog");
   },
+  attachments: ({ lines }) => expect(lines).toEqual(["Meeting notes, attached as a file."]),
   changes: ({ lines }) => {
     expect(json(lines[0])).toEqual({
       changes: [{ entity: "tag", action: "created", id: expect.stringMatching(UUID), at: expect.any(String) }],

@@ -328,6 +328,27 @@ export function fuzzRequest(world: FuzzWorld): fc.Arbitrary<FuzzRequest> {
     { weight: 6, arbitrary: build("edit-note", methods(["POST"]), ids.map((id) => `/api/notes/${id}/edits`), rest, bodyBytes(editBody(world))) },
     { weight: 5, arbitrary: build("tags", methods(["GET", "POST"]), fc.constant("/api/tags"), rest, bodyBytes(fc.oneof(fc.record({ name: fc.oneof(anyText(70), jsonValue) }, { requiredKeys: [] }), jsonValue))) },
     { weight: 4, arbitrary: build("tag", methods(["DELETE", "PATCH", "GET"]), tagIds.map((id) => `/api/tags/${id}`), rest, bodyBytes(fc.record({ name: anyText(70) }, { requiredKeys: [] }))) },
+    // No wait: a long poll would hold the run for its seconds.
+    {
+      weight: 3,
+      arbitrary: build(
+        "changes",
+        methods(["GET"]),
+        fc.constantFrom("", "?since=0", "?since=0&limit=500", "?since=abc", "?since=-1", "?since=99999999999999999999", "?since=%00", "?limit=0", "?wait=31", "?wait=x", "?since=1&since=2").map((q) => `/api/changes${q}`),
+        rest,
+      ),
+    },
+    {
+      weight: 4,
+      arbitrary: build(
+        "attachment-upload",
+        methods(["POST"]),
+        fc.constantFrom("", "?name=a.png", "?name=", "?name=%00", "?name=..%2F..%2Fetc", `?name=${"x".repeat(300)}`).map((q) => `/api/attachments${q}`),
+        rest,
+        fc.oneof(fc.uint8Array({ maxLength: 2048 }).map((bytes) => Buffer.from(bytes)), fc.constant(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0])), bodyBytes(jsonValue)),
+      ),
+    },
+    { weight: 2, arbitrary: build("attachment", methods(["GET", "HEAD", "DELETE"]), ids.map((id) => `/api/attachments/${id}`), rest) },
     { weight: 3, arbitrary: build("index", methods(["GET"]), fc.constantFrom("/api", "/api/", "/api/me", "/api/openapi.json", "/api/health", "/api?x=%00"), rest, bodyBytes(jsonValue)) },
     { weight: 10, arbitrary: build("mcp", methods(["POST"]), fc.constantFrom("/api/mcp", "/api/mcp?x=1"), mcp, bodyBytes(mcpMessage(world)), mcpAccept) },
     { weight: 4, arbitrary: build("unknown", methods(["GET", "POST"]), fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => `/api/${parts.join("/")}`), rest, bodyBytes(jsonValue)) },

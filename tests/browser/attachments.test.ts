@@ -1,0 +1,66 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { editorBody, screenshot, startBrowserStack, waitForSaved, type BrowserStack } from "@/tests/helpers/browser";
+import { openNewNote, storedNote, allBlocks } from "@/tests/helpers/editor";
+import { solidPng } from "@/tests/helpers/images";
+
+/** Pastes a PNG into the editor as a screenshot tool puts one on the clipboard. */
+async function pastePng(page: Page, png: Buffer, name: string): Promise<void> {
+  await page.evaluate(
+    ({ base64, name }) => {
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const data = new DataTransfer();
+      data.items.add(new File([bytes], name, { type: "image/png" }));
+      document.querySelector(".bn-editor")!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    },
+    { base64: png.toString("base64"), name },
+  );
+}
+
+const loadedImage = (page: Page) =>
+  page.waitForFunction(() => {
+    const image = document.querySelector<HTMLImageElement>('.bn-editor img[src*="/api/attachments/"]');
+    return image !== null && image.complete && image.naturalWidth > 0 ? image.getAttribute("src") : false;
+  });
+
+describe("images in notes: pasted, stored by the app, shown only to their owner", () => {
+  let stack: BrowserStack;
+  const person = { email: "ada@example.com", password: "ada-password" };
+  const other = { email: "bob@example.com", password: "bob-password" };
+
+  beforeAll(async () => {
+    stack = await startBrowserStack({ accounts: [person, other] });
+  });
+  afterAll(() => stack?.stop());
+
+  it("a pasted screenshot is uploaded, shown, saved, still there after a reload; its URL is a 404 to another account", async () => {
+    const { page } = await stack.newPage();
+    await stack.signIn(page, person);
+    const id = await openNewNote(stack, page, person.email, { title: "Bug report", contentText: "The button is red:" });
+    await editorBody(page).locator('[data-content-type="paragraph"]').first().click();
+    await page.keyboard.press("End");
+    const png = solidPng(120, 80, [220, 30, 30]);
+    await pastePng(page, png, "screenshot.png");
+
+    const src = (await (await loadedImage(page)).jsonValue()) as string;
+    expect(src).toMatch(/^\/api\/attachments\/[0-9a-f-]{36}$/);
+    await waitForSaved(page);
+    await screenshot(page, "attachment-pasted");
+    const stored = await storedNote(stack, person.email, id);
+    expect(allBlocks(stored.content).find((block) => block.type === "image")?.props).toMatchObject({ url: src });
+
+    await page.reload();
+    expect((await (await loadedImage(page)).jsonValue()) as string).toBe(src);
+
+    // The owner's agent fetches it with its token; another account cannot, by token or by browser session.
+    const mine = await fetch(`${stack.app.url}${src}`, { headers: { "x-session-token": stack.tokenFor(person.email) } });
+    expect(Buffer.from(await mine.arrayBuffer()).equals(png)).toBe(true);
+    const theirs = await fetch(`${stack.app.url}${src}`, { headers: { "x-session-token": stack.tokenFor(other.email) } });
+    expect(theirs.status).toBe(404);
+    const { page: otherPage } = await stack.newPage();
+    await stack.signIn(otherPage, other);
+    expect((await otherPage.request.get(src)).status()).toBe(404);
+    // And the owner's browser session, without any token, gets it.
+    expect((await page.request.get(src)).status()).toBe(200);
+  });
+});
