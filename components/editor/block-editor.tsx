@@ -14,14 +14,14 @@ export type NoteBlockEditor = NoteSchema["BlockNoteEditor"];
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(Object.keys(noteSchema.blockSpecs));
 
-function createEditor(content: unknown, contentText: string): NoteBlockEditor {
+function createEditor(content: unknown, contentText: string, uploadFile: (file: File, blockId?: string) => Promise<string>): NoteBlockEditor {
   const start = editorStart(content, contentText, KNOWN_TYPES);
   try {
-    return BlockNoteEditor.create({ schema: noteSchema, initialContent: start.blocks as never, uploadFile: uploadAttachment });
+    return BlockNoteEditor.create({ schema: noteSchema, initialContent: start.blocks as never, uploadFile });
   } catch {
     // Blocks the editor cannot load (malformed JSON from an API client): show their text instead.
     const text = editorStart(null, contentText, KNOWN_TYPES);
-    return BlockNoteEditor.create({ schema: noteSchema, initialContent: text.blocks as never, uploadFile: uploadAttachment });
+    return BlockNoteEditor.create({ schema: noteSchema, initialContent: text.blocks as never, uploadFile });
   }
 }
 
@@ -30,6 +30,7 @@ export default function BlockEditor({
   contentText,
   onChange,
   onReady,
+  onUploadError,
   label,
 }: {
   /** Read once, when the editor is created; later changes go through the editor instance. */
@@ -37,10 +38,26 @@ export default function BlockEditor({
   contentText: string;
   onChange: () => void;
   onReady: (editor: NoteBlockEditor) => void;
+  /** A pasted, dropped or picked file the app refused or could not store: the reason, for the person. Read once, like `content` (pass a stable function). */
+  onUploadError: (message: string) => void;
   label: string;
 }) {
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- created once per mount on purpose
-  const editor = useMemo(() => createEditor(content, contentText), []);
+  const editor = useMemo(
+    () => {
+      const created: NoteBlockEditor = createEditor(content, contentText, (file, blockId) =>
+        uploadAttachment(file).catch((err: unknown) => {
+          onUploadError(err instanceof Error ? err.message : String(err));
+          // The empty image or file block made for it goes too: nothing half-added stays in the note.
+          const block = blockId === undefined ? undefined : created.getBlock(blockId);
+          if (block && !(block.props as { url?: string }).url) created.removeBlocks([block]);
+          throw err;
+        }),
+      );
+      return created;
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- created once per mount on purpose
+    [],
+  );
 
   useEffect(() => {
     onReady(editor);

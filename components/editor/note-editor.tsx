@@ -66,6 +66,8 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
+  /** Why the last pasted, dropped or picked file was not stored. */
+  const [uploadError, setUploadError] = useState<string | null>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
   /** Unsaved changes from an earlier visit, found in this browser and shown in the editor. */
   const [restored, setRestored] = useState<NoteDraft | null>(null);
@@ -451,6 +453,17 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
         </p>
       ) : null}
 
+      {uploadError ? (
+        <div className="alert alert-error" role="alert" data-testid="upload-failure">
+          <p>
+            <strong>The file was not added.</strong> {uploadError}
+          </p>
+          <button type="button" className="btn btn-sm" onClick={() => setUploadError(null)}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+
       <label htmlFor="note-title" className="sr-only">
         Title
       </label>
@@ -502,7 +515,7 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
       </div>
 
       <div className="editor-surface">
-        <BlockEditor content={note.content} contentText={note.contentText} onChange={onBodyChange} onReady={onReady} label="Note body" />
+        <BlockEditor content={note.content} contentText={note.contentText} onChange={onBodyChange} onReady={onReady} onUploadError={setUploadError} label="Note body" />
       </div>
 
       <HistoryPanel

@@ -4,16 +4,16 @@ import { editorBody, screenshot, startBrowserStack, waitForSaved, type BrowserSt
 import { openNewNote, storedNote, allBlocks } from "@/tests/helpers/editor";
 import { solidPng } from "@/tests/helpers/images";
 
-/** Pastes a PNG into the editor as a screenshot tool puts one on the clipboard. */
-async function pastePng(page: Page, png: Buffer, name: string): Promise<void> {
+/** Pastes a file into the editor as a screenshot tool puts one on the clipboard (a PNG unless `type` says otherwise). */
+async function pastePng(page: Page, png: Buffer, name: string, type = "image/png"): Promise<void> {
   await page.evaluate(
-    ({ base64, name }) => {
+    ({ base64, name, type }) => {
       const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
       const data = new DataTransfer();
-      data.items.add(new File([bytes], name, { type: "image/png" }));
+      data.items.add(new File([bytes], name, { type }));
       document.querySelector(".bn-editor")!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
     },
-    { base64: png.toString("base64"), name },
+    { base64: png.toString("base64"), name, type },
   );
 }
 
@@ -62,5 +62,27 @@ describe("images in notes: pasted, stored by the app, shown only to their owner"
     expect((await otherPage.request.get(src)).status()).toBe(404);
     // And the owner's browser session, without any token, gets it.
     expect((await page.request.get(src)).status()).toBe(200);
+  });
+
+  it("a file the app refuses is not added, the person is told why, and what they typed stays", async () => {
+    const { page } = await stack.newPage();
+    await stack.signIn(page, person);
+    const id = await openNewNote(stack, page, person.email, { title: "Refused", contentText: "Before the paste." });
+    await editorBody(page).locator('[data-content-type="paragraph"]').first().click();
+    await page.keyboard.press("End");
+    await page.keyboard.type(" Typed before.");
+    await pastePng(page, Buffer.from("<html>not an image</html>"), "fake.png");
+    const alert = page.getByTestId("upload-failure");
+    await alert.waitFor();
+    expect(await alert.innerText()).toContain("The file's bytes are not image/png (not an image)");
+    // No empty image block is left behind.
+    await expect.poll(() => editorBody(page).locator('[data-content-type="image"]').count()).toBe(0);
+    await screenshot(page, "attachment-refused");
+    await waitForSaved(page);
+    const stored = await storedNote(stack, person.email, id);
+    expect(stored.contentText).toContain("Before the paste. Typed before.");
+    expect(allBlocks(stored.content).map((block) => block.type)).not.toContain("image");
+    await alert.getByRole("button", { name: "Dismiss" }).click();
+    await alert.waitFor({ state: "detached" });
   });
 });

@@ -16,11 +16,12 @@ const typeText = (text: string) => async (page: Page) => {
   return text;
 };
 
-/** Image, video, audio, file: embedded by URL (no upload is configured), then a line typed below. */
+/** Image, video, audio, file: embedded by URL (the panel opens on Upload; Embed is its other tab), then a line typed below. */
 const embed = (kind: "image" | "video" | "audio" | "file", path: string): SlashItem => ({
   block: { type: kind, url: path },
   fill: async (page, stack) => {
     const url = `${stack.app.url}${path}`;
+    await page.getByRole("tab", { name: "Embed" }).click();
     await page.getByPlaceholder("Enter URL").fill(url);
     await page.getByRole("button", { name: `Embed ${kind}` }).click();
     await editorBody(page).locator(`[data-content-type="${kind}"]`).waitFor();
