@@ -120,6 +120,11 @@ export function rateLimitedError(retryAfterSeconds: number, headers: Record<stri
 }
 
 /** A state-changing request made by another site's page (lib/auth/origin.ts decides which). */
+/** The contract's 404 for a note that does not exist or is not the caller's. */
+export function noteNotFound(): AppError {
+  return new AppError("NOT_FOUND", { userMessage: MESSAGES.noteNotFound });
+}
+
 export function crossOriginError(): AppError {
   return new AppError("CROSS_ORIGIN", { userMessage: MESSAGES.crossOrigin });
 }

@@ -38,6 +38,10 @@ const REQUEST_HEADERS: Record<ApiRequestHeader, JsonSchema> = {
       "Write only if the note is still at this version: the ETag of your last read (e.g. \"v3\"), or * for any. A stale or unrecognised value is a 412 with the current note; nothing is written.",
     schema: { type: "string" },
   },
+  "If-None-Match": {
+    description: "The ETag you hold (e.g. \"v3\"): while the note is still at that version the answer is a 304 with no body.",
+    schema: { type: "string" },
+  },
   "Idempotency-Key": {
     description:
       "Makes a retry safe: the same key from the same user within 24 hours returns the first 201 response instead of creating again; with a different body it is a 422. 1 to 255 printable ASCII characters.",

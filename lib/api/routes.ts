@@ -20,7 +20,7 @@ import { ZListTrashQuerySchema, ZTrashListResponseSchema } from "@/lib/trash/sch
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
 /** Request headers a route reads beyond the session token (described in lib/api/openapi.ts). */
-export type ApiRequestHeader = "If-Match" | "Idempotency-Key";
+export type ApiRequestHeader = "If-Match" | "If-None-Match" | "Idempotency-Key";
 /** Response headers a route may send. */
 export type ApiResponseHeader = "ETag" | "Idempotent-Replayed" | "RateLimit" | "RateLimit-Policy" | "Retry-After";
 
@@ -165,7 +165,8 @@ export const API_ROUTES = [
     path: "/api/notes/{id}",
     operationId: "getNote",
     description:
-      "Fetch one note, as JSON, as Markdown (Accept: text/markdown or ?format=markdown) or as the outline of its blocks with their ids (?format=blocks), with its version as the ETag.",
+      "Fetch one note, as JSON, as Markdown (Accept: text/markdown or ?format=markdown) or as the outline of its blocks with their ids (?format=blocks), with its version as the ETag. With If-None-Match set to the ETag you hold, an unchanged note answers 304 with no body: a cheap way to ask whether it changed.",
+    headers: ["If-None-Match"],
     query: ZNoteFormatQuerySchema,
     responses: {
       200: {
@@ -174,6 +175,7 @@ export const API_ROUTES = [
         markdown: true,
         headers: ["ETag"],
       },
+      304: { body: null, description: "Not modified: If-None-Match names the note's current version (its ETag), so the copy you have is current", headers: ["ETag"] },
       404: null,
       422: { body: null, description: "As Markdown: a note whose Markdown was not stored yet (written before Markdown was stored, or just changed by a targeted edit) went over the conversion budget (the error names the limit)" },
       503: { body: null, description: "As Markdown: no conversion worker was free in time; retry after Retry-After seconds" },

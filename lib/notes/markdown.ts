@@ -1,7 +1,7 @@
 import { after } from "next/server";
 import type { DbClient } from "@/lib/db/client";
 import { contentToMarkdown, noteMarkdown } from "@/lib/editor/markdown";
-import { AppError, MESSAGES } from "@/lib/errors";
+import { noteNotFound } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { NOTE_TAGS_INCLUDE, serializeTag } from "@/lib/notes/serialize";
 import type { TTag } from "@/lib/tags/schemas";
@@ -36,7 +36,7 @@ export async function getNoteMarkdownOrThrow(db: DbClient, { id, userId }: { id:
       ...NOTE_TAGS_INCLUDE,
     },
   });
-  if (!row) throw new AppError("NOT_FOUND", { userMessage: MESSAGES.noteNotFound });
+  if (!row) throw noteNotFound();
   const body = row.contentMarkdown ?? (await renderStoredMarkdown(db, { id, userId, version: row.version })) ?? "";
   return {
     markdown: noteMarkdown(row.title, body),

@@ -2,7 +2,7 @@ import { Prisma, type Db, type DbClient } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/transaction";
 import { UNTITLED } from "@/lib/editor/types";
 import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError } from "@/lib/editor/markdown";
-import { AppError, MESSAGES } from "@/lib/errors";
+import { AppError, MESSAGES, noteNotFound } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
 import { NOTE_OMIT, NOTE_TAGS_INCLUDE, noteJsonSql, serializeNoteWithTags } from "@/lib/notes/serialize";
 import { noteEtag } from "@/lib/notes/etag";
@@ -26,7 +26,6 @@ async function ownedTagIds(db: DbClient, userId: string, tagIds: string[] | unde
 /** A note's wire form, built by the database (the same object serializeNoteWithTags makes). */
 const NOTE_JSON = noteJsonSql("n");
 
-const notFound = () => new AppError("NOT_FOUND", { userMessage: MESSAGES.noteNotFound });
 
 type NoteBody = { content?: unknown; contentMarkdown?: string; contentText?: string; derivedMarkdown?: string | null };
 
@@ -244,7 +243,7 @@ export async function discardEmptyNote(db: Db, { id, userId, ifVersion }: { id: 
 /** After a conditional write touched nothing: 404 when the note is gone, else 412 with the current note. */
 export async function missingOrModified(db: DbClient, { id, userId }: { id: string; userId: string }): Promise<AppError> {
   const current = await db.note.findFirst({ where: { id, userId }, include: NOTE_TAGS_INCLUDE, omit: NOTE_OMIT });
-  if (!current) return notFound();
+  if (!current) return noteNotFound();
   return new AppError("PRECONDITION_FAILED", {
     userMessage: MESSAGES.noteModified,
     fields: { note: serializeNoteWithTags(current) },

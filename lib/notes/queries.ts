@@ -1,5 +1,5 @@
 import { Prisma, type DbClient } from "@/lib/db/client";
-import { AppError, MESSAGES } from "@/lib/errors";
+import { noteNotFound } from "@/lib/errors";
 import { encodeCursor, type NoteCursor } from "@/lib/notes/cursor";
 import type { TNote } from "@/lib/notes/schemas";
 import { escapeLikePattern, MAX_INDEXED_TOKEN_LENGTH, MIN_TOKEN_TERM_LENGTH, searchTerms, termLength } from "@/lib/notes/search-tokens";
@@ -222,6 +222,6 @@ export async function getNoteOrThrow(
 ): Promise<{ note: TNote; version: number }> {
   // Ownership is part of the lookup: another user's note is indistinguishable from a missing one.
   const note = await db.note.findFirst({ where: { id, userId }, include: NOTE_TAGS_INCLUDE, omit: NOTE_OMIT });
-  if (!note) throw new AppError("NOT_FOUND", { userMessage: MESSAGES.noteNotFound });
+  if (!note) throw noteNotFound();
   return { note: serializeNoteWithTags(note), version: note.version };
 }

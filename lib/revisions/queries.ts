@@ -1,7 +1,7 @@
 import type { DbClient } from "@/lib/db/client";
 import { contentToText } from "@/lib/editor/content-text";
 import { contentToMarkdown, noteMarkdown } from "@/lib/editor/markdown";
-import { AppError, MESSAGES } from "@/lib/errors";
+import { AppError, MESSAGES, noteNotFound } from "@/lib/errors";
 import { serializeTag, TAG_SELECT } from "@/lib/notes/serialize";
 import { AGENT_AUTHOR_KINDS } from "@/lib/revisions/author";
 import type { TListRevisionsQuery, TRevision, TRevisionAuthor, TRevisionList, TRevisionSummary } from "@/lib/revisions/schemas";
@@ -35,7 +35,6 @@ type SummaryRow = {
 /** A revision in its wire form, and every tag id it recorded (for a restore, which keeps those that still exist). */
 export type StoredRevision = { revision: TRevision; tagIds: string[] };
 
-const noteNotFound = () => new AppError("NOT_FOUND", { userMessage: MESSAGES.noteNotFound });
 const revisionNotFound = () => new AppError("NOT_FOUND", { userMessage: MESSAGES.revisionNotFound });
 
 /** History is read through its note: a note that is not the user's, or is in the trash, has none to show. */

@@ -20,6 +20,34 @@ describe.each(TEST_DB_KINDS)("/api/notes/{id} (%s)", (kind) => {
       expect(res.headers.get("cache-control")).toBe("no-store");
     });
 
+    it("If-None-Match with the ETag held answers 304 with no body until the note changes; a stale or foreign one answers the note", async () => {
+      const user = stack.freshUser();
+      const note = await create(user, { title: "Watched", contentText: "v1" });
+      const first = await stack.api(`/api/notes/${note.id}`, { token: user.token() });
+      const etag = first.headers.get("etag")!;
+      const unchanged = await stack.api(`/api/notes/${note.id}`, { token: user.token(), headers: { "if-none-match": etag } });
+      expect(unchanged.status).toBe(304);
+      expect(unchanged.text).toBe("");
+      expect(unchanged.headers.get("etag")).toBe(etag);
+      // Any representation: the version is the same.
+      const asMarkdown = await stack.api(`/api/notes/${note.id}?format=markdown`, { token: user.token(), headers: { "if-none-match": `"v0", ${etag}` } });
+      expect(asMarkdown.status).toBe(304);
+
+      await stack.api(`/api/notes/${note.id}`, { method: "PATCH", token: user.token(), json: { contentText: "v2" } });
+      const changed = await stack.api(`/api/notes/${note.id}`, { token: user.token(), headers: { "if-none-match": etag } });
+      expect(changed.status).toBe(200);
+      expect(changed.body.note.contentText).toBe("v2");
+      expect(changed.headers.get("etag")).not.toBe(etag);
+      const foreign = await stack.api(`/api/notes/${note.id}`, { token: user.token(), headers: { "if-none-match": '"not-ours"' } });
+      expect(foreign.status).toBe(200);
+
+      // Nothing about another account's note: 404 whatever the ETag.
+      const other = stack.freshUser();
+      const hidden = await stack.api(`/api/notes/${note.id}`, { token: other.token(), headers: { "if-none-match": changed.headers.get("etag")! } });
+      expect(hidden.status).toBe(404);
+      expect(hidden.body).toEqual({ error: "Note not found" });
+    });
+
     it("404 for an unknown id and for another user's note; 400 for a malformed id", async () => {
       const owner = stack.freshUser();
       const other = stack.freshUser();

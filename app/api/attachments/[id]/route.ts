@@ -3,7 +3,7 @@ import { readAttachment } from "@/lib/attachments/queries";
 import { isImageType } from "@/lib/attachments/types";
 import { withAuth } from "@/lib/auth/with-auth";
 import { AppError, MESSAGES } from "@/lib/errors";
-import { parseId } from "@/lib/http";
+import { matchesIfNoneMatch, parseId } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 
@@ -26,8 +26,7 @@ export const GET = withAuth<{ id: string }>(
       // Opened on its own, it runs nothing and reaches nothing.
       "Content-Security-Policy": "default-src 'none'; sandbox",
     };
-    const matches = req.headers.get("if-none-match")?.split(",").some((tag) => tag.trim() === etag || tag.trim() === "*");
-    if (matches) return new Response(null, { status: 304, headers });
+    if (matchesIfNoneMatch(req, etag)) return new Response(null, { status: 304, headers });
     return new Response(Buffer.from(found.bytes), { status: 200, headers: { ...headers, "Content-Length": String(found.size) } });
   },
   { browserSession: true },
