@@ -6,6 +6,8 @@ import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { NoteBlockEditor } from "@/components/editor/block-editor";
 import { ConflictBanner } from "@/components/editor/conflict-banner";
+import { applyToEditor, insertAt, mergeTags, useLiveNote, withoutIds } from "@/components/editor/live-merge";
+import { MergeConflicts, type ChoiceAction, type MergeChoice } from "@/components/editor/merge-conflicts";
 import { HistoryPanel } from "@/components/editor/history-panel";
 import { draftMatches, readDraft, removeDraft, type NoteDraft } from "@/components/editor/note-draft";
 import { DraftBanner, SaveFailureAlert } from "@/components/editor/save-failure";
@@ -16,8 +18,9 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ArrowLeftIcon, HistoryIcon, PinIcon, TrashIcon } from "@/components/ui/icons";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { contentToText } from "@/lib/editor/content-text";
+import { mergeBody, propDefaultsOf, selfOf } from "@/lib/editor/merge";
 import { NEW_NOTE_PARAM, UNTITLED, type EditorNote } from "@/lib/editor/types";
-import { checkNoteVersionAction, deleteNoteAction, discardNewNoteAction, loadNoteAction, restoreRevisionAction } from "@/lib/notes/actions";
+import { deleteNoteAction, discardNewNoteAction, loadNoteAction, restoreRevisionAction } from "@/lib/notes/actions";
 import { NOTE_TITLE_MAX } from "@/lib/notes/schemas";
 import type { TRevisionSummary } from "@/lib/revisions/schemas";
 import type { TTag } from "@/lib/tags/schemas";
@@ -41,7 +44,6 @@ function EditorSkeleton() {
 
 const BlockEditor = dynamic(() => import("@/components/editor/block-editor"), { ssr: false, loading: EditorSkeleton });
 
-const CHECK_REMOTE_MS = 30_000;
 const NEW_NOTE_KEY_PREFIX = "notes:new:";
 
 const normalize = (text: string) => text.replace(/\s+/g, " ").trim();
@@ -61,7 +63,8 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
   const [tags, setTags] = useState<TTag[]>(note.tags);
   const [pinned, setPinned] = useState(note.pinned);
   const [allTags, setAllTags] = useState<TTag[]>(initialTags);
-  const [remoteNewer, setRemoteNewer] = useState<string | null>(null);
+  /** Where a write made elsewhere and the person's typing changed the same thing: theirs, for the person to pick. */
+  const [choices, setChoices] = useState<MergeChoice[]>([]);
   const [divergentText, setDivergentText] = useState<string | null>(() => (textDiffersFromBody(note) ? note.contentText : null));
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -79,10 +82,11 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
   // Every setTitle/setTags/setPinned below writes here first, so saves read the latest values.
   const state = useRef({ title, tags, pinned });
 
+  /** Set below, once the page's state exists: merges a write made elsewhere into what is on screen. */
+  const mergeRef = useRef<(current: EditorNote) => boolean>(() => false);
   const saver = useNoteSaver({
-    noteId: note.id,
-    initialVersion: note.version,
-    initialUpdatedAt: note.updatedAt,
+    note,
+    onConflict: (current) => mergeRef.current(current),
     snapshot: () => ({
       title: state.current.title,
       content: () => (handle.current?.editor.document ?? []) as unknown[],
@@ -160,7 +164,7 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
       setTitle(current.title);
       setTags(current.tags);
       setPinned(current.pinned);
-      setRemoteNewer(null);
+      setChoices([]);
       setDivergentText(textDiffersFromBody(current) ? current.contentText : null);
       acceptRemote(current);
     },
@@ -259,32 +263,90 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
     return () => window.removeEventListener("keydown", onKeyDown);
   }, [flush]);
 
-  // Notice writes made elsewhere (an agent, another tab) while this page sits open and unchanged.
-  useEffect(() => {
-    let stopped = false;
-    const check = async () => {
-      if (document.visibilityState !== "visible" || saver.hasUnsaved()) return;
+  /**
+   * A write made elsewhere (an agent, another tab), newer than what this page
+   * saved, merged into what is on screen block by block (lib/editor/merge.ts):
+   * what only they changed appears, what only the person changed stays, and
+   * where both changed the same block or the title the person's version stays
+   * with theirs offered beside it. False when the two cannot be merged.
+   */
+  const mergeRemote = useCallback(
+    (current: EditorNote): boolean => {
+      const editor = handle.current?.editor;
+      const base = saver.base();
+      if (!editor || !base) return false;
+      const result = mergeBody(base.content, editor.document, current.content, propDefaultsOf(editor.schema.blockSchema));
+      if (!result) return false;
+      loading.current = true;
       try {
-        const current = await checkNoteVersionAction(note.id);
-        if (!stopped && current && current.version > saver.version() && !saver.hasUnsaved()) setRemoteNewer(current.updatedAt);
+        applyToEditor(editor, result.ops);
       } catch {
-        // Offline: the next check will tell.
+        return false;
+      } finally {
+        loading.current = false;
       }
-    };
-    const timer = window.setInterval(check, CHECK_REMOTE_MS);
-    window.addEventListener("focus", check);
-    return () => {
-      stopped = true;
-      window.clearInterval(timer);
-      window.removeEventListener("focus", check);
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- saver's functions read refs; the note id is what matters
-  }, [note.id]);
+      const mine = state.current;
+      const merged = {
+        title: mine.title === base.title ? current.title : mine.title,
+        tags: mergeTags(base.tags, mine.tags, current.tags),
+        pinned: mine.pinned === base.pinned ? current.pinned : mine.pinned,
+      };
+      state.current = merged;
+      setTitle(merged.title);
+      setTags(merged.tags);
+      setPinned(merged.pinned);
+      setAllTags((known) => [...known, ...current.tags.filter((tag) => !known.some((other) => other.id === tag.id))].sort((a, b) => a.name.localeCompare(b.name)));
+      const titleChoice: MergeChoice[] =
+        merged.title !== current.title && current.title !== base.title ? [{ key: "title", title: { mine: merged.title, theirs: current.title } }] : [];
+      const blockChoices: MergeChoice[] = result.conflicts.map((conflict) => ({ key: `${conflict.kind}:${conflict.id}`, conflict }));
+      const fresh = [...titleChoice, ...blockChoices];
+      if (fresh.length > 0) setChoices((existing) => [...existing.filter((choice) => !fresh.some((other) => other.key === choice.key)), ...fresh]);
+      setDivergentText(null);
+      saver.rebase(current);
+      return true;
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- saver's functions read refs
+    [],
+  );
+  useLayoutEffect(() => {
+    mergeRef.current = mergeRemote;
+  }, [mergeRemote]);
 
-  async function loadLatest() {
-    const current = await loadNoteAction(note.id);
-    if (current) showNote(current);
-    else setRemoteNewer(null);
+  // Writes made elsewhere while the note is open are merged in within seconds; unmergeable ones are shown as they are
+  // when nothing here is unsaved, and as a conflict otherwise.
+  useLiveNote({
+    noteId: note.id,
+    version: saver.version,
+    busy: saver.saving,
+    onNewer: (current) => {
+      if (mergeRemote(current)) return;
+      if (saver.hasUnsaved()) saver.showConflict(current);
+      else showNote(current);
+    },
+  });
+
+  /** The person's pick for something both changed: theirs replaces, joins or removes; mine just closes it. */
+  function pick(choice: MergeChoice, action: ChoiceAction) {
+    setChoices((list) => list.filter((other) => other.key !== choice.key));
+    if (action === "mine") return;
+    if ("title" in choice) {
+      state.current = { ...state.current, title: choice.title.theirs };
+      setTitle(choice.title.theirs);
+      markChanged("title", 0);
+      return;
+    }
+    const editor = handle.current?.editor;
+    if (!editor) return;
+    const { conflict } = choice;
+    // Edits the person asked for: the editor's change event saves them.
+    try {
+      if (conflict.kind === "theirs_deleted") editor.removeBlocks([conflict.id]);
+      else if (conflict.kind === "mine_deleted") conflict.places.some((place) => insertAt(editor, [withoutIds(conflict.theirs)], place));
+      else if (action === "theirs") editor.updateBlock(conflict.id, selfOf(conflict.theirs) as never);
+      else editor.insertBlocks([withoutIds({ ...conflict.theirs, children: undefined })] as never, conflict.id, "after");
+    } catch {
+      // The block is gone since (the person deleted it): there is nothing left to pick.
+    }
   }
 
   async function leave(event: React.MouseEvent<HTMLAnchorElement>) {
@@ -395,21 +457,6 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
           }}
           onDiscard={() => void discardUnsaved()}
         />
-      ) : remoteNewer ? (
-        <div className="banner" role="status">
-          <p className="banner-title">This note was updated elsewhere</p>
-          <p>
-            Someone (perhaps one of your agents) changed it <RelativeTime iso={remoteNewer} now={now} />. You have no unsaved changes here.
-          </p>
-          <div className="actions">
-            <button type="button" className="btn btn-primary btn-sm" onClick={() => void loadLatest()}>
-              Show the latest version
-            </button>
-            <button type="button" className="btn btn-sm" onClick={() => setRemoteNewer(null)}>
-              Dismiss
-            </button>
-          </div>
-        </div>
       ) : divergentText !== null ? (
         <div className="banner" role="status">
           <p className="banner-title">This note’s text was changed without its formatted body</p>
@@ -436,6 +483,8 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
           </div>
         </div>
       ) : null}
+
+      <MergeConflicts choices={choices} onPick={pick} />
 
       {saver.failure ? (
         <SaveFailureAlert

@@ -40,6 +40,8 @@ const MAX_RETRY_MS = 30_000;
 const SERVER_RETRIES = 2;
 
 export type NoteSnapshot = { title: string; content: () => unknown[]; tags: TTag[]; pinned: boolean };
+/** The note as the server has it at the version saves are conditional on: the base a write made elsewhere is merged against. */
+export type NoteBase = { title: string; content: unknown; tags: TTag[]; pinned: boolean };
 
 /**
  * Only a request that never got an answer means the network is the cause: the
@@ -85,19 +87,24 @@ function jsonBytes(json: string): number {
  * person asks.
  */
 export function useNoteSaver({
-  noteId,
-  initialVersion,
-  initialUpdatedAt,
+  note,
   snapshot,
   onSaved,
+  onConflict,
 }: {
-  noteId: string;
-  initialVersion: number;
-  initialUpdatedAt: string;
+  /** The note as the page loaded it. */
+  note: EditorNote;
   /** What is on screen now; content is read lazily since serializing a long document is not free. */
   snapshot: () => NoteSnapshot;
   onSaved?: (result: { tags: TTag[] }) => void;
+  /**
+   * A save found the note written elsewhere (`current`): true when that write
+   * was merged into what is on screen (and `rebase` called), so saving goes on
+   * from it; false stops saving in "conflict" for the person to decide.
+   */
+  onConflict?: (current: EditorNote) => boolean;
 }) {
+  const { id: noteId, version: initialVersion, updatedAt: initialUpdatedAt } = note;
   const [status, setStatus] = useState<SaveStatus>("saved");
   const [conflict, setConflict] = useState<EditorNote | null>(null);
   const [failure, setFailureState] = useState<SaveFailure | null>(null);
@@ -106,6 +113,8 @@ export function useNoteSaver({
   const [updatedAt, setUpdatedAt] = useState(initialUpdatedAt);
 
   const version = useRef(initialVersion);
+  /** Null when not known: unsaved changes from an earlier visit made on an older version. */
+  const base = useRef<NoteBase | null>({ title: note.title, content: note.content, tags: note.tags, pinned: note.pinned });
   const dirty = useRef<Dirty>({ ...CLEAN });
   /** Fields of the save on its way, kept in the draft until it is answered. */
   const sending = useRef<Dirty>({ ...CLEAN });
@@ -119,10 +128,12 @@ export function useNoteSaver({
   const reason = useRef<string | undefined>(undefined);
   const snapshotRef = useRef(snapshot);
   const onSavedRef = useRef(onSaved);
+  const onConflictRef = useRef(onConflict);
   // The latest callbacks for saves that timers and events start after this render.
   useLayoutEffect(() => {
     snapshotRef.current = snapshot;
     onSavedRef.current = onSaved;
+    onConflictRef.current = onConflict;
   });
 
   const isDirty = () => anyField(dirty.current);
@@ -230,6 +241,15 @@ export function useNoteSaver({
     if (result.ok) {
       serverFailures.current = 0;
       version.current = result.version;
+      // What the server has now: the base it had, with what this save wrote.
+      if (base.current) {
+        base.current = {
+          title: input.title ?? base.current.title,
+          content: content ?? base.current.content,
+          tags: sent.tags ? now.tags : base.current.tags,
+          pinned: input.pinned ?? base.current.pinned,
+        };
+      }
       setUpdatedAt(result.updatedAt);
       setFailure(null);
       onSavedRef.current?.({ tags: result.tags });
@@ -243,7 +263,10 @@ export function useNoteSaver({
       return;
     }
     restore(sent);
-    if (result.error === "conflict") {
+    if (result.error === "conflict" && onConflictRef.current?.(result.current)) {
+      // Merged into what is on screen: saved again, on top of their version.
+      schedule(0);
+    } else if (result.error === "conflict") {
       hold.current = "conflict";
       setConflict(result.current);
       setStatus("conflict");
@@ -288,33 +311,39 @@ export function useNoteSaver({
     [],
   );
 
+  /** A write made elsewhere (`current`) was merged into what is on screen: saves are now conditional on it. */
+  const rebase = useCallback((current: EditorNote) => {
+    version.current = current.version;
+    base.current = { title: current.title, content: current.content, tags: current.tags, pinned: current.pinned };
+    setUpdatedAt(current.updatedAt);
+  }, []);
+
   /** Conflict resolved by taking the note as it is now (or unsaved changes discarded); the caller shows `current`. */
   const acceptRemote = useCallback(
     (current: EditorNote) => {
       window.clearTimeout(timer.current);
       window.clearTimeout(draftTimer.current);
-      version.current = current.version;
+      rebase(current);
       dirty.current = { ...CLEAN };
       hold.current = null;
       serverFailures.current = 0;
       removeDraft(noteId);
       setConflict(null);
       setFailure(null);
-      setUpdatedAt(current.updatedAt);
       setStatus("saved");
     },
-    [noteId],
+    [noteId, rebase],
   );
 
   /** Conflict resolved by saving what is on screen over the newer version, as an explicit choice. */
   const keepMine = useCallback(() => {
     if (!conflict) return Promise.resolve();
-    version.current = conflict.version;
+    rebase(conflict);
     dirty.current = { ...ALL };
     hold.current = null;
     setConflict(null);
     return flush();
-  }, [conflict, flush]);
+  }, [conflict, flush, rebase]);
 
   /** Stops saving (the note is being deleted) and waits for a save already on its way. */
   const stop = useCallback(async () => {
@@ -345,6 +374,8 @@ export function useNoteSaver({
    */
   const restoreDraft = useCallback((draft: NoteDraft) => {
     window.clearTimeout(timer.current);
+    // Made on an older version than the page shows: what they changed from is not known here.
+    if (draft.baseVersion !== version.current) base.current = null;
     version.current = draft.baseVersion;
     dirty.current = {
       title: draft.title !== undefined,
@@ -365,6 +396,8 @@ export function useNoteSaver({
   }, []);
 
   const hasUnsaved = useCallback(() => isDirty() || inFlight.current, []);
+  /** A save is on its way: its answer, not a read, says what the server has. */
+  const saving = useCallback(() => inFlight.current, []);
 
   // Leaving: keep unsaved changes in the browser and try to send them; warn while something is unsaved.
   useEffect(() => {
@@ -410,6 +443,9 @@ export function useNoteSaver({
     conflict,
     updatedAt,
     version: () => version.current,
+    base: () => base.current,
+    rebase,
+    saving,
     markChanged,
     flush,
     acceptRemote,

@@ -29,3 +29,4 @@ export const noteSchema = BlockNoteSchema.create({ blockSpecs: { ...defaultBlock
 
 export type NoteSchema = typeof noteSchema;
 export type NoteBlock = NoteSchema["Block"];
+

@@ -27,6 +27,14 @@ export type SaveNoteResult =
 
 export type DeleteNoteResult = { ok: true } | SaveNoteResult & { ok: false };
 
+/**
+ * How often an open, visible note asks whether it was written elsewhere
+ * (components/editor/live-merge.ts). The question is a conditional GET: while
+ * nothing changed the answer is a 304 with no body, so a tab left open costs
+ * a few hundred bytes a check.
+ */
+export const LIVE_CHECK_MS = 2500;
+
 /** Query parameter that marks a note "New note" has just made (the editor removes it from the address). */
 export const NEW_NOTE_PARAM = "new";
 

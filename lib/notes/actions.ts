@@ -17,7 +17,6 @@ import { parseNoteEtag } from "@/lib/notes/etag";
 import { createNote, deleteNote, discardEmptyNote, updateNote } from "@/lib/notes/mutations";
 import { NOTE_TITLE_MAX, ZNoteSchema, ZUpdateNoteSchema, type TNote } from "@/lib/notes/schemas";
 import { getNoteOrThrow } from "@/lib/notes/queries";
-import { getNoteVersion } from "@/lib/notes/version";
 import { personAuthor } from "@/lib/revisions/author";
 import { restoreRevision } from "@/lib/revisions/mutations";
 import { getRevisionOrThrow, listRevisions } from "@/lib/revisions/queries";
@@ -115,13 +114,6 @@ export async function discardNewNoteAction(raw: { id: string; version: number })
     log.error("note.discard_failed", { cause: err instanceof Error ? err.message : String(err) });
     return { discarded: false };
   }
-}
-
-/** The note's current version, for an open editor to notice writes made elsewhere. */
-export async function checkNoteVersionAction(id: string): Promise<{ version: number; updatedAt: string } | null> {
-  const user = await getCurrentUser();
-  if (!user || !z.guid().safeParse(id).success) return null;
-  return getNoteVersion(await getDb(), { id, userId: user.id });
 }
 
 function writeFailure(err: unknown, event: string): SaveNoteResult & { ok: false } {
