@@ -4,6 +4,7 @@
 // Markdown to be rendered when it is first read).
 import { paragraphBlock as paragraph } from "./generate";
 import { percentile } from "./measure";
+import { LIVE_CHECK_MS } from "@/lib/editor/types";
 import { benchJsonClient, type BenchStack } from "./stack";
 
 export type EditsResult = {
@@ -18,6 +19,8 @@ export type EditsResult = {
   patchReadP50: number;
   editReadP50: number;
   editReadRatio: number;
+  /** An open editor tab's check for writes made elsewhere (a conditional GET answered 304) against reading the note. */
+  live: { intervalMs: number; checksPerMinute: number; notModifiedBytes: number; checkP50: number; readP50: number; checkRatio: number };
 };
 
 
@@ -67,6 +70,7 @@ export async function measureEdits(stack: BenchStack, options: { email: string; 
       await viaPatch();
     }
   }
+  const live = await measureLiveTab(stack, email, notePath, writes * 2);
   const result: EditsResult = {
     noteBlocks,
     writes,
@@ -76,15 +80,51 @@ export async function measureEdits(stack: BenchStack, options: { email: string; 
     patchReadP50: p50(patchRead),
     editReadP50: p50(editRead),
     editReadRatio: p50(editRead) / p50(patchRead),
+    live,
   };
   log(`edits: one-block change of a ${noteBlocks}-block note: PATCH p50 ${result.patchP50.toFixed(1)} ms, targeted edit ${result.editP50.toFixed(1)} ms (${result.editRatio.toFixed(2)}×)`);
   return result;
+}
+
+/**
+ * What an open tab costs while nobody writes: every LIVE_CHECK_MS it asks
+ * `GET /api/notes/:id` with If-None-Match, answered 304 with headers only.
+ * Measured against an unconditional read of the same note.
+ */
+async function measureLiveTab(stack: BenchStack, email: string, notePath: string, rounds: number): Promise<EditsResult["live"]> {
+  const token = await stack.mintToken(email);
+  const get = (headers: Record<string, string> = {}) => fetch(`${stack.appUrl}${notePath}`, { headers: { "x-session-token": token, ...headers } });
+  const etag = (await get()).headers.get("etag")!;
+  const check: number[] = [];
+  const read: number[] = [];
+  let notModifiedBytes = 0;
+  for (let round = 0; round < rounds; round += 1) {
+    let started = performance.now();
+    const answer = await get({ "if-none-match": etag });
+    await answer.arrayBuffer();
+    check.push(performance.now() - started);
+    if (answer.status !== 304) throw new Error(`the live check answered ${answer.status}, not 304`);
+    // Status line and headers, as on the wire (HTTP/1.1, no body).
+    notModifiedBytes = "HTTP/1.1 304 Not Modified\r\n".length + [...answer.headers].reduce((sum, [name, value]) => sum + name.length + value.length + 4, 2);
+    started = performance.now();
+    await (await get()).arrayBuffer();
+    read.push(performance.now() - started);
+  }
+  return {
+    intervalMs: LIVE_CHECK_MS,
+    checksPerMinute: 60_000 / LIVE_CHECK_MS,
+    notModifiedBytes,
+    checkP50: p50(check),
+    readP50: p50(read),
+    checkRatio: p50(check) / p50(read),
+  };
 }
 
 export function renderEdits(result: EditsResult): string[] {
   const ms = (value: number) => `${value.toFixed(1)} ms`;
   return [
     `Targeted edits: a one-block change of a ${result.noteBlocks.toLocaleString("en")}-block note, ${result.writes} times each way, interleaved: a targeted edit (\`POST /api/notes/:id/edits\`, \`update_block\`) took ${ms(result.editP50)} at p50 against ${ms(result.patchP50)} for a full-content PATCH, **${result.editRatio.toFixed(2)}×** (target ≤ 0.3× ${result.editRatio <= 0.3 ? "✓" : "✗"}).`,
+    `An open editor tab while nobody writes: ${result.live.checksPerMinute} checks a minute (one every ${result.live.intervalMs / 1000} s, only while the tab is visible), each a conditional \`GET\` answered 304 with ${result.live.notModifiedBytes} bytes of headers (about ${((result.live.checksPerMinute * result.live.notModifiedBytes) / 1024).toFixed(1)} KiB a minute from the server); a check took ${ms(result.live.checkP50)} at p50 against ${ms(result.live.readP50)} for reading the ${result.noteBlocks.toLocaleString("en")}-block note, ${result.live.checkRatio.toFixed(2)}×.`,
     `With the Markdown read that follows each (\`?format=markdown\`; an edit's Markdown is rendered on that first read): ${ms(result.editReadP50)} against ${ms(result.patchReadP50)}, ${result.editReadRatio.toFixed(2)}×.`,
   ];
 }

@@ -66,7 +66,7 @@ export function alignBlocks(a: readonly (string | null)[], b: readonly (string |
  * same Markdown is that current block, exactly as stored (its id, colours,
  * alignment and everything else Markdown cannot carry).
  */
-export function keepMatchingBlocks(
+function keepMatchingBlocks(
   current: readonly unknown[],
   currentMarkdown: readonly (string | null)[],
   next: readonly unknown[],
@@ -74,6 +74,53 @@ export function keepMatchingBlocks(
 ): unknown[] {
   const merged = [...next];
   for (const [i, j] of alignBlocks(currentMarkdown, nextMarkdown)) merged[j] = current[i];
+  return merged;
+}
+
+type BlockWithChildren = { type?: unknown; children?: unknown };
+const childrenOf = (block: unknown): unknown[] => {
+  const children = (block as BlockWithChildren | null)?.children;
+  return Array.isArray(children) ? children : [];
+};
+// Nested lists deeper than this are lined up at the level above only.
+const MAX_NESTING = 8;
+
+/**
+ * keepMatchingBlocks, then inside blocks with children: where a changed block
+ * and the new one in its place are the same block apart from their children
+ * (the same type and the same Markdown on their own), the current block stays
+ * and only its children are lined up the same way. So one item changed in a
+ * nested list changes that item only, not the whole list.
+ */
+export async function keepMatchingNested(
+  current: readonly unknown[],
+  currentMarkdown: readonly (string | null)[],
+  next: readonly unknown[],
+  nextMarkdown: readonly (string | null)[],
+  markdownOf: (blocks: unknown[]) => Promise<(string | null)[] | null>,
+  depth = 0,
+): Promise<unknown[]> {
+  const pairs = alignBlocks(currentMarkdown, nextMarkdown);
+  const merged = [...next];
+  for (const [i, j] of pairs) merged[j] = current[i];
+  if (depth >= MAX_NESTING) return merged;
+  // Gaps between lined-up blocks with as many blocks on each side: paired in order.
+  const bounds: [number, number][] = [[-1, -1], ...pairs, [current.length, next.length]];
+  for (let k = 1; k < bounds.length; k += 1) {
+    const [fromI, fromJ] = bounds[k - 1]!;
+    const [toI, toJ] = bounds[k]!;
+    if (toI - fromI !== toJ - fromJ) continue;
+    for (let step = 1; fromI + step < toI; step += 1) {
+      const [was, now] = [current[fromI + step], next[fromJ + step]];
+      const [wasChildren, nowChildren] = [childrenOf(was), childrenOf(now)];
+      if ((wasChildren.length === 0 && nowChildren.length === 0) || (was as BlockWithChildren).type !== (now as BlockWithChildren).type) continue;
+      const alone = await markdownOf([{ ...(was as object), children: [] }, { ...(now as object), children: [] }]);
+      if (!alone || alone[0] === null || alone[0] !== alone[1]) continue;
+      const [wasMarkdown, nowMarkdown] = await Promise.all([markdownOf(wasChildren), markdownOf(nowChildren)]);
+      if (!wasMarkdown || !nowMarkdown) continue;
+      merged[fromJ + step] = { ...(was as object), children: await keepMatchingNested(wasChildren, wasMarkdown, nowChildren, nowMarkdown, markdownOf, depth + 1) };
+    }
+  }
   return merged;
 }
 
@@ -110,7 +157,14 @@ export async function keepUnchangedBlocks<T extends ResolvedMarkdownBody>(
     return resolved;
   }
   if (!currentMarkdown || !nextMarkdown) return resolved;
-  const content = keepMatchingBlocks(current.content, currentMarkdown, resolved.content, nextMarkdown);
+  let content: unknown[];
+  try {
+    content = await keepMatchingNested(current.content, currentMarkdown, resolved.content, nextMarkdown, blockMarkdownOf);
+  } catch (err) {
+    if (!(err instanceof AppError && err.code === "CONTENT_TOO_COMPLEX")) throw err;
+    log.info("markdown_merge.nested_skipped", { reason: err.userMessage });
+    content = keepMatchingBlocks(current.content, currentMarkdown, resolved.content, nextMarkdown);
+  }
   // Kept blocks may carry text Markdown does not (an image's caption).
   return { ...resolved, content, contentText: givenText ?? contentToText(content) };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { alignBlocks, keepMatchingBlocks } from "@/lib/notes/markdown-merge";
+import { alignBlocks, keepMatchingNested } from "@/lib/notes/markdown-merge";
 import { richNotes } from "@/tests/helpers/rich-notes";
 
 process.env.CONVERSION_THREADS = "1";
@@ -29,7 +29,7 @@ async function blocksOf(markdown: string): Promise<unknown[]> {
 /** What PATCH with contentMarkdown does over a note's blocks (lib/notes/markdown-merge.ts), on the converter itself. */
 async function writeBack(current: unknown[], markdown: string): Promise<unknown[]> {
   const next = await blocksOf(markdown);
-  return keepMatchingBlocks(current, await blockMarkdown(current), next, await blockMarkdown(next));
+  return keepMatchingNested(current, await blockMarkdown(current), next, await blockMarkdown(next), blockMarkdown);
 }
 
 describe("alignBlocks", () => {
@@ -65,5 +65,19 @@ describe("Markdown written back over BlockNote's own blocks", () => {
     const differing = merged.flatMap((block, i) => (JSON.stringify(block) === JSON.stringify(content[i]) ? [] : [i]));
     expect(differing).toEqual([2]);
     expect(merged[2]).toMatchObject({ type: "paragraph", content: [{ type: "text", text: "Highlighted background, edited" }] });
+  });
+
+  it("one item changed in a nested list: only that item is new, its parent and siblings stay as stored", async () => {
+    const content = richNotes()[1]!.content as { id: string; children: unknown[] }[];
+    const nested = content[0]!.children[0] as { id: string };
+    const markdown = (await markdownOf(content)).replace("nested", "nested, edited");
+    const merged = (await writeBack(content, markdown)) as typeof content;
+    expect(merged).toHaveLength(content.length);
+    // The parent keeps its id and colour; every other block is kept exactly.
+    expect({ ...merged[0], children: [] }).toEqual({ ...content[0], children: [] });
+    expect(merged.slice(1)).toEqual(content.slice(1));
+    expect(merged[0]!.children).toHaveLength(1);
+    expect(merged[0]!.children[0]).toMatchObject({ type: "bulletListItem", content: [{ type: "text", text: "nested, edited" }] });
+    expect((merged[0]!.children[0] as { id: string }).id).not.toBe(nested.id);
   });
 });
