@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AuthDeps } from "@/lib/auth/authenticate";
 import { createWithAuth } from "@/lib/auth/with-auth";
-import { limitApiRequests } from "@/lib/rate-limit/api";
+import { findUserLimitingRequests, limitApiRequests } from "@/lib/rate-limit/api";
 import type { DbHandle } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { VerifyOutcome } from "@/lib/identity/client";
@@ -176,7 +176,7 @@ describe("withAuth", () => {
       getDb: async () => handle.db,
       getPartnerKey: () => "pk",
       getAppUrl: () => "https://notes.example.com",
-      limitRequests: (db, user) => limitApiRequests(db, user, env),
+      limitRequests: { findUser: (db, email) => findUserLimitingRequests(db, email, env), forUser: (db, user) => limitApiRequests(db, user, env) },
     });
     const ok = withAuth(async () => Response.json({ ok: true }));
     const missing = withAuth(async () => {
