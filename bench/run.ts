@@ -13,7 +13,7 @@ import { loadBenchData, type LoadedUser, type Sql } from "./load";
 import { measureEdits } from "./edits";
 import { measureHistory } from "./history";
 import { measureHostileNeighbour, type HostileNeighbourResult } from "./hostile";
-import { measureHttp, measureLoop, measureSequential, type Measurement } from "./measure";
+import { measureHttp, measureHttpInTurns, measureLoop, measureSequential, type Measurement } from "./measure";
 import { renderMarkdown, type BenchReport, type ScenarioResult } from "./report";
 import { SCENARIOS } from "./scenarios";
 import { runTaggedSoak, type SoakResult } from "./soak";
@@ -41,6 +41,7 @@ const USAGE = `npm run bench -- [options]
   --duration <s>          seconds measured per scenario (default 10; quick 1)
   --warmup <s>            seconds discarded before each (default 2; quick 0.5)
   --connections <n>       concurrent clients (default 10)
+  --floor-rounds <n>      the framework floor and GET /api/me are measured in turns, n slices each (default 5)
   --soak-duration <s>, --hostile-duration <s>, --hostile-writers <n>
   --keep-db               keep the PostgreSQL database and reuse it next time
   --skip-build            reuse the build in --build-dir when there is one
@@ -64,6 +65,7 @@ const { values: args } = parseArgs({
     warmup: { type: "string" },
     "soak-duration": { type: "string" },
     connections: { type: "string", default: "10" },
+    "floor-rounds": { type: "string", default: "5" },
     "hostile-writers": { type: "string", default: "4" },
     "hostile-duration": { type: "string" },
     "keep-db": { type: "boolean", default: false },
@@ -100,6 +102,7 @@ const config = {
   warmupSec: Number(args.warmup ?? (quick ? 0.5 : 2)),
   soakSec: Number(args["soak-duration"] ?? (quick ? 2 : 20)),
   connections: Number(args.connections),
+  floorRounds: Math.max(1, Number(args["floor-rounds"])),
   hostileWriters: Number(args["hostile-writers"]),
   hostileDurationSec: Number(args["hostile-duration"] ?? (quick ? 5 : 20)),
   seed: 20261122,
@@ -335,21 +338,15 @@ async function measureFloors(stack: BenchStack, user: LoadedUser) {
   const floorUrl = `${stack.appUrl}/api/floor`;
   const hasFloor = (await fetch(floorUrl).then((res) => res.ok, () => false)) === true;
   if (!hasFloor) log("floors: this build has no /api/floor route (it is built with --skip-build's own build?); the framework floor is not measured");
-  const bare = hasFloor
-    ? await measureHttp({ url: floorUrl, connections: config.connections, durationSec: config.durationSec, warmupSec: config.warmupSec })
-    : undefined;
+  const load = { connections: config.connections, durationSec: config.durationSec, warmupSec: config.warmupSec };
+  const authOnlyLoad = { ...load, url: `${stack.appUrl}/api/me`, headers: { "x-session-token": token } };
+  // The floor and the withAuth-only route in turns: their ratio is the figure that matters.
+  const [authOnly, bare] = (await measureHttpInTurns(hasFloor ? [authOnlyLoad, { ...load, url: floorUrl }] : [authOnlyLoad], config.floorRounds)) as [Measurement, Measurement?];
   const verify = await measureHttp({
     url: `${stack.identityUrl}/api/verify`,
     method: "POST",
     headers: { authorization: `Bearer ${stack.partnerKey}`, "content-type": "application/json" },
     body: JSON.stringify({ sessionToken: token }),
-    connections: config.connections,
-    durationSec: config.durationSec,
-    warmupSec: config.warmupSec,
-  });
-  const authOnly = await measureHttp({
-    url: `${stack.appUrl}/api/me`,
-    headers: { "x-session-token": token },
     connections: config.connections,
     durationSec: config.durationSec,
     warmupSec: config.warmupSec,
