@@ -140,7 +140,10 @@ async function main(): Promise<number> {
 }
 
 async function runPostgres(report: BenchReport): Promise<BenchReport["postgres"]> {
-  const name = `notes_bench_${config.userNotes}_${config.smallUserNotes}_${config.totalNotes}`;
+  // A database kept for reuse is named by its sizes alone; any other run's is its own (with the process id),
+  // so two runs against one PostgreSQL server, from two checkouts say, never drop each other's.
+  const sizes = `${config.userNotes}_${config.smallUserNotes}_${config.totalNotes}`;
+  const name = args["keep-db"] ? `notes_bench_${sizes}` : `notes_bench_${sizes}_${process.pid}`;
   const admin = new pg.Client({ connectionString: args["admin-url"] });
   await admin.connect();
   const exists = (await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount === 1;
