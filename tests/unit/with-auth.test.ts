@@ -202,4 +202,28 @@ describe("withAuth", () => {
     // Unauthenticated requests are not counted against anyone.
     expect((await ok(request({}), ctx)).headers.get("ratelimit")).toBeNull();
   });
+
+  it("counts a browser session's request in the same window as the account's token requests, without calling the identity service", async () => {
+    const env = { API_RATE_LIMIT: 3, API_RATE_LIMIT_WINDOW: 60 } as Parameters<typeof limitApiRequests>[2];
+    const grace = await createUser(handle.db, { email: "grace@example.com" });
+    const verify = vi.fn(async (): Promise<VerifyOutcome> => ({ ok: true, email: "grace@example.com" }));
+    const withAuth = createWithAuth({
+      verify,
+      getDb: async () => handle.db,
+      getPartnerKey: () => "pk",
+      getAppUrl: () => "https://notes.example.com",
+      limitRequests: { findUser: (db, email) => findUserLimitingRequests(db, email, env), forUser: (db, user) => limitApiRequests(db, user, env) },
+      sessionUser: async () => ({ userId: grace.id, email: grace.email }),
+    });
+    const route = withAuth(async ({ user }) => Response.json({ user }), { browserSession: true });
+
+    const bySession = await route(request({}), ctx);
+    expect(bySession.status).toBe(200);
+    expect(await bySession.json()).toEqual({ user: { userId: grace.id, email: "grace@example.com" } });
+    expect(bySession.headers.get("ratelimit")).toMatch(/^"api";r=2;t=\d+$/);
+    expect(verify).not.toHaveBeenCalled();
+    const byToken = await route(request(), ctx);
+    expect(byToken.headers.get("ratelimit")).toMatch(/^"api";r=1;t=\d+$/);
+    expect(verify).toHaveBeenCalledTimes(1);
+  });
 });
