@@ -57,6 +57,30 @@ export async function measureHttp(load: HttpLoad): Promise<Measurement> {
   return summarize(latencies, performance.now() - started, failures);
 }
 
+/**
+ * Several HTTP loads measured in turns: `rounds` slices of each, one after the
+ * other (A B A B …), each slice durationSec / rounds long, after one warm-up
+ * each. On a shared machine a change in the load then hits every one of them
+ * about equally, so their ratios hold better than those of runs made one after
+ * the whole other.
+ */
+export async function measureHttpInTurns(loads: HttpLoad[], rounds: number): Promise<Measurement[]> {
+  for (const load of loads) if (load.warmupSec > 0) await runAutocannon({ ...load, durationSec: load.warmupSec }, () => {});
+  const tallies = loads.map(() => ({ latencies: [] as number[], failures: 0, elapsedMs: 0 }));
+  for (let round = 0; round < rounds; round += 1) {
+    for (const [i, load] of loads.entries()) {
+      const tally = tallies[i]!;
+      const started = performance.now();
+      await runAutocannon({ ...load, durationSec: load.durationSec / rounds }, (status, ms) => {
+        if (status >= 200 && status < 300) tally.latencies.push(ms);
+        else tally.failures += 1;
+      });
+      tally.elapsedMs += performance.now() - started;
+    }
+  }
+  return tallies.map((tally) => summarize(tally.latencies, tally.elapsedMs, tally.failures));
+}
+
 function runAutocannon(load: HttpLoad, onResponse: (status: number, ms: number) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     let next = 0;

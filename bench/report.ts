@@ -23,17 +23,18 @@ export type BenchReport = {
     database: string;
     results: ScenarioResult[];
     /** `bare`: the framework's floor, a route with no auth and no database (only in the benchmark's own build). */
-    floors: { bare?: Measurement; verify: Measurement; authOnly: Measurement };
+    /** Not measured when `--only` leaves them out. */
+    floors?: { bare?: Measurement; verify: Measurement; authOnly: Measurement };
     rssBefore: number;
     rssAfter: number;
-    sequentialRareSearch: Measurement;
+    sequentialRareSearch?: Measurement;
     coldStart?: ColdStartReport;
     soak?: SoakResult;
     hostile?: HostileNeighbourResult;
     history?: HistoryResult;
     edits?: EditsResult;
   } | null;
-  pglite: { results: ScenarioResult[]; rssBefore: number; rssAfter: number; sequentialRareSearch: Measurement; soak?: SoakResult; hostile?: HostileNeighbourResult } | null;
+  pglite: { results: ScenarioResult[]; rssBefore: number; rssAfter: number; sequentialRareSearch?: Measurement; soak?: SoakResult; hostile?: HostileNeighbourResult } | null;
   problems: string[];
 };
 
@@ -66,7 +67,7 @@ export function renderMarkdown(report: BenchReport): string {
   lines.push(`Settings: ${Object.entries(report.config).map(([k, v]) => `${k}=${v}`).join(", ")}.`);
   const pgRun = report.postgres;
   if (pgRun) {
-    const { bare, verify, authOnly } = pgRun.floors;
+    const { bare, verify, authOnly } = pgRun.floors ?? {};
     /** A route's throughput as a share of the bare route's, with the issue's target when it has one. */
     const ofFloor = (rps: number, target?: number) => {
       if (!bare || bare.rps <= 0) return "–";
@@ -74,17 +75,21 @@ export function renderMarkdown(report: BenchReport): string {
       return `${Math.round(share * 100)}%${target === undefined ? "" : ` (≥ ${Math.round(target * 100)}% ${share >= target ? "✓" : "✗"})`}`;
     };
     lines.push("", "### PostgreSQL", "");
-    lines.push(
-      (bare ? `Framework floor (a bare route handler, no auth, no database): p50 ${ms(bare.p50)} ms, p99 ${ms(bare.p99)} ms, ${bare.rps} req/s. ` : "Framework floor: not measured (this build has no /api/floor). ") +
-        `Identity verify round trip p50 ${ms(verify.p50)} ms, p99 ${ms(verify.p99)} ms, ${verify.rps} req/s; withAuth-only route (GET /api/me) p50 ${ms(authOnly.p50)} ms, p99 ${ms(authOnly.p99)} ms, ${authOnly.rps} req/s, ${ofFloor(authOnly.rps, 0.6)} of the floor.`,
-    );
+    if (verify && authOnly) {
+      lines.push(
+        (bare ? `Framework floor (a bare route handler, no auth, no database): p50 ${ms(bare.p50)} ms, p99 ${ms(bare.p99)} ms, ${bare.rps} req/s. ` : "Framework floor: not measured (this build has no /api/floor). ") +
+          `Identity verify round trip p50 ${ms(verify.p50)} ms, p99 ${ms(verify.p99)} ms, ${verify.rps} req/s; withAuth-only route (GET /api/me) p50 ${ms(authOnly.p50)} ms, p99 ${ms(authOnly.p99)} ms, ${authOnly.rps} req/s, ${ofFloor(authOnly.rps, 0.6)} of the floor.`,
+      );
+    } else {
+      lines.push("Floors: not measured (left out by --only).");
+    }
     lines.push("");
     lines.push("| user notes | scenario | API req/s | of the floor | API p50 ms | API p99 ms | naive SQL q/s | naive p50 ms | p50 ratio | target | req/s ratio |");
     lines.push("|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|");
     for (const r of pgRun.results) {
       const naive = r.naive;
       const target = P50_TARGETS[r.scenario];
-      const writeTarget = r.kind === "write" && naive ? 3 * naive.p50 + verify.p50 : null;
+      const writeTarget = r.kind === "write" && naive && verify ? 3 * naive.p50 + verify.p50 : null;
       const targetText =
         target !== undefined && naive
           ? `≤ ${target}× ${r.api.p50 <= target * naive.p50 ? "✓" : "✗"}`
@@ -97,7 +102,7 @@ export function renderMarkdown(report: BenchReport): string {
     }
     lines.push("", `Server RSS: ${pgRun.rssBefore} MB before the scenarios, ${pgRun.rssAfter} MB after.`);
     const s = pgRun.sequentialRareSearch;
-    lines.push(`200 sequential rare-term searches (largest user): p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms.`);
+    if (s) lines.push(`200 sequential rare-term searches (largest user): p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms.`);
     const cold = pgRun.coldStart;
     if (cold) {
       const runs = (values: number[]) => `median ${median(values)} ms (runs: ${values.join(", ")} ms)`;
@@ -129,7 +134,8 @@ export function renderMarkdown(report: BenchReport): string {
     }
     lines.push("", ...renderRanked(lite.results));
     lines.push("", `Server RSS: ${lite.rssBefore} MB before, ${lite.rssAfter} MB after.`);
-    lines.push(`200 sequential rare-term searches: p50 ${ms(lite.sequentialRareSearch.p50)} ms, p99 ${ms(lite.sequentialRareSearch.p99)} ms.`);
+    const s = lite.sequentialRareSearch;
+    if (s) lines.push(`200 sequential rare-term searches: p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms.`);
     if (lite.soak) lines.push(soakLine(lite.soak));
     if (lite.hostile) lines.push("", ...renderHostile(lite.hostile));
   }

@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--db postgres|pglite|all] [--keep-db] …
+// npm run bench [-- --quick] [--db postgres|pglite|all] [--keep-db] [--only …] … (--help lists them)
 // Loads deterministic data, runs the production app against it with the local
 // identity service, and measures every scenario beside its floors in one run.
 import { buildBenchApp } from "./build-app";
@@ -13,7 +13,7 @@ import { loadBenchData, type LoadedUser, type Sql } from "./load";
 import { measureEdits } from "./edits";
 import { measureHistory } from "./history";
 import { measureHostileNeighbour, type HostileNeighbourResult } from "./hostile";
-import { measureHttp, measureLoop, measureSequential, type Measurement } from "./measure";
+import { measureHttp, measureHttpInTurns, measureLoop, measureSequential, type Measurement } from "./measure";
 import { renderMarkdown, type BenchReport, type ScenarioResult } from "./report";
 import { SCENARIOS } from "./scenarios";
 import { runTaggedSoak, type SoakResult } from "./soak";
@@ -22,9 +22,40 @@ import { checkScenario } from "./verify";
 import { measureColdStarts } from "./cold-start";
 import { freePort } from "@/scripts/lib/processes";
 
+/** A part's name on the command line: "search rare term, ranked" is search-rare-term-ranked. */
+function partName(name: string): string {
+  return name.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+}
+
+const USAGE = `npm run bench -- [options]
+
+  --quick                 small data, 1 s per scenario: checks answers (CI)
+  --db <postgres|pglite|all>          (default all)
+  --only <parts>          comma-separated; only these parts run (default: all of them):
+                          floors, sequential, soak, cold-start, hostile, history, edits,
+                          and the scenarios: ${SCENARIOS.map((s) => partName(s.name)).join(", ")}
+  --user-notes <n>        notes of the measured user (default 100000; quick 2000)
+  --small-user-notes <n>  notes of the second measured user (default 10000; quick 500)
+  --total-notes <n>       notes in all, other users included (default 1000000; quick 4000)
+  --pglite-notes <n>      notes of the PGlite user (default 10000; quick 500)
+  --duration <s>          seconds measured per scenario (default 10; quick 1)
+  --warmup <s>            seconds discarded before each (default 2; quick 0.5)
+  --connections <n>       concurrent clients (default 10)
+  --floor-rounds <n>      the framework floor and GET /api/me are measured in turns, n slices each (default 5)
+  --soak-duration <s>, --hostile-duration <s>, --hostile-writers <n>
+  --keep-db               keep the PostgreSQL database and reuse it next time
+  --skip-build            reuse the build in --build-dir when there is one
+  --build-dir <dir>       (default .next-bench)
+  --standalone-dir <dir>  (default .next-standalone/standalone)
+  --admin-url <url>       a PostgreSQL database to create the benchmark's own from
+  --out <dir>             where the report goes (default bench/results)
+`;
+
 const { values: args } = parseArgs({
   options: {
+    help: { type: "boolean", default: false },
     quick: { type: "boolean", default: false },
+    only: { type: "string" },
     db: { type: "string", default: "all" },
     "user-notes": { type: "string" },
     "small-user-notes": { type: "string" },
@@ -34,6 +65,7 @@ const { values: args } = parseArgs({
     warmup: { type: "string" },
     "soak-duration": { type: "string" },
     connections: { type: "string", default: "10" },
+    "floor-rounds": { type: "string", default: "5" },
     "hostile-writers": { type: "string", default: "4" },
     "hostile-duration": { type: "string" },
     "keep-db": { type: "boolean", default: false },
@@ -45,7 +77,22 @@ const { values: args } = parseArgs({
   },
 });
 
+if (args.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+
 const quick = args.quick;
+/** The parts named by --only, or null for every part. */
+const only = args.only === undefined ? null : new Set(args.only.split(",").map(partName).filter(Boolean));
+const PARTS = new Set(["floors", "sequential", "soak", "cold-start", "hostile", "history", "edits", ...SCENARIOS.map((s) => partName(s.name))]);
+for (const name of only ?? []) {
+  if (!PARTS.has(name)) {
+    process.stderr.write(`--only: no part named "${name}"\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+const runs = (part: string) => only === null || only.has(partName(part));
 const config = {
   userNotes: Number(args["user-notes"] ?? (quick ? 2000 : 100_000)),
   smallUserNotes: Number(args["small-user-notes"] ?? (quick ? 500 : 10_000)),
@@ -55,6 +102,7 @@ const config = {
   warmupSec: Number(args.warmup ?? (quick ? 0.5 : 2)),
   soakSec: Number(args["soak-duration"] ?? (quick ? 2 : 20)),
   connections: Number(args.connections),
+  floorRounds: Math.max(1, Number(args["floor-rounds"])),
   hostileWriters: Number(args["hostile-writers"]),
   hostileDurationSec: Number(args["hostile-duration"] ?? (quick ? 5 : 20)),
   seed: 20261122,
@@ -92,7 +140,10 @@ async function main(): Promise<number> {
 }
 
 async function runPostgres(report: BenchReport): Promise<BenchReport["postgres"]> {
-  const name = `notes_bench_${config.userNotes}_${config.smallUserNotes}_${config.totalNotes}`;
+  // A database kept for reuse is named by its sizes alone; any other run's is its own (with the process id),
+  // so two runs against one PostgreSQL server, from two checkouts say, never drop each other's.
+  const sizes = `${config.userNotes}_${config.smallUserNotes}_${config.totalNotes}`;
+  const name = args["keep-db"] ? `notes_bench_${sizes}` : `notes_bench_${sizes}_${process.pid}`;
   const admin = new pg.Client({ connectionString: args["admin-url"] });
   await admin.connect();
   const exists = (await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount === 1;
@@ -130,11 +181,11 @@ async function runPostgres(report: BenchReport): Promise<BenchReport["postgres"]
       log(`trigram indexes for the naive floor built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     }
     stack = await startBenchStack({ databaseUrl, workDir, emails: users.map((u) => u.email) });
-    const floors = await measureFloors(stack, loaded[0]!);
+    const floors = runs("floors") ? await measureFloors(stack, loaded[0]!) : undefined;
     const rssBefore = stack.appRssMb();
     const results: ScenarioResult[] = [];
     for (const user of loaded) {
-      for (const scenario of SCENARIOS) {
+      for (const scenario of SCENARIOS.filter((s) => runs(s.name))) {
         const token = await stack.mintToken(user.email);
         const problem = await checkScenario({ scenario, user, sql: pool, appUrl: stack.appUrl, token });
         if (problem) report.problems.push(`postgres ${user.email} ${scenario.name}: ${problem}`);
@@ -148,16 +199,11 @@ async function runPostgres(report: BenchReport): Promise<BenchReport["postgres"]
         log(`${user.email} ${scenario.name}: api p50 ${api.p50} ms, ${api.rps} req/s; naive SQL p50 ${naive.p50} ms, ${naive.rps} q/s`);
       }
     }
-    const soak = await measureSoak(report, "postgres", stack, loaded[loaded.length - 1]!);
+    const soak = runs("soak") ? await measureSoak(report, "postgres", stack, loaded[loaded.length - 1]!) : undefined;
     const rssAfter = stack.appRssMb();
-    const token = await stack.mintToken(loaded[0]!.email);
-    const sequential = await measureSequential(200, async () => {
-      const res = await fetch(`${stack!.appUrl}/api/notes?search=zephyrine`, { headers: { "x-session-token": token } });
-      await res.arrayBuffer();
-      return res.ok;
-    });
-    log("cold starts: process start → first authenticated 200");
-    const coldStart = await measureColdStarts({
+    const sequential = runs("sequential") ? await measureSequentialSearch(stack, loaded[0]!.email) : undefined;
+    if (runs("cold start")) log("cold starts: process start → first authenticated 200");
+    const coldStart = !runs("cold start") ? undefined : await measureColdStarts({
       root: process.cwd(),
       buildDir: args["build-dir"],
       standaloneDir: path.resolve(args["standalone-dir"]),
@@ -168,14 +214,14 @@ async function runPostgres(report: BenchReport): Promise<BenchReport["postgres"]
       runs: quick ? 1 : 5,
       freePort,
     });
-    const hostile = await runHostile(stack, loaded[1]!.email, "postgres", report);
-    log("history: write cost of revisions and storage per revision");
-    const history = await measureHistory(stack, pool, { email: loaded[1]!.email, writes: quick ? 40 : 200, edits: quick ? 10 : 20, log }).catch((err: unknown) => {
+    const hostile = runs("hostile") ? await runHostile(stack, loaded[1]!.email, "postgres", report) : undefined;
+    if (runs("history")) log("history: write cost of revisions and storage per revision");
+    const history = !runs("history") ? undefined : await measureHistory(stack, pool, { email: loaded[1]!.email, writes: quick ? 40 : 200, edits: quick ? 10 : 20, log }).catch((err: unknown) => {
       report.problems.push(`postgres history: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
     });
-    log("edits: a one-block targeted edit of a long note against a full-content PATCH");
-    const edits = await measureEdits(stack, { email: loaded[1]!.email, writes: quick ? 10 : 40, log }).catch((err: unknown) => {
+    if (runs("edits")) log("edits: a one-block targeted edit of a long note against a full-content PATCH");
+    const edits = !runs("edits") ? undefined : await measureEdits(stack, { email: loaded[1]!.email, writes: quick ? 10 : 40, log }).catch((err: unknown) => {
       report.problems.push(`postgres edits: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
     });
@@ -209,27 +255,32 @@ async function runPglite(report: BenchReport): Promise<BenchReport["pglite"]> {
     const rssBefore = stack.appRssMb();
     const results: ScenarioResult[] = [];
     const user = loaded[0]!;
-    for (const scenario of SCENARIOS) {
+    for (const scenario of SCENARIOS.filter((s) => runs(s.name))) {
       const token = await stack.mintToken(user.email);
       const api = await measureApi(stack, scenario, user, token);
       results.push({ scenario: scenario.name, kind: scenario.kind, user: user.email, userNotes: config.pgliteNotes, api, naive: null });
       log(`pglite ${scenario.name}: api p50 ${api.p50} ms, ${api.rps} req/s`);
       if (api.failures > 0) report.problems.push(`pglite ${scenario.name}: ${api.failures} failed responses`);
     }
-    const soak = await measureSoak(report, "pglite", stack, user);
+    const soak = runs("soak") ? await measureSoak(report, "pglite", stack, user) : undefined;
     const rssAfter = stack.appRssMb();
-    const token = await stack.mintToken(user.email);
-    const sequential = await measureSequential(200, async () => {
-      const res = await fetch(`${stack!.appUrl}/api/notes?search=zephyrine`, { headers: { "x-session-token": token } });
-      await res.arrayBuffer();
-      return res.ok;
-    });
-    const hostile = await runHostile(stack, user.email, "pglite", report);
+    const sequential = runs("sequential") ? await measureSequentialSearch(stack, user.email) : undefined;
+    const hostile = runs("hostile") ? await runHostile(stack, user.email, "pglite", report) : undefined;
     return { results, rssBefore, rssAfter, sequentialRareSearch: sequential, soak, hostile };
   } finally {
     await stack?.stop();
     rmSync(workDir, { recursive: true, force: true });
   }
+}
+
+/** 200 rare-term searches one after the other. */
+async function measureSequentialSearch(stack: BenchStack, email: string): Promise<Measurement> {
+  const token = await stack.mintToken(email);
+  return measureSequential(200, async () => {
+    const res = await fetch(`${stack.appUrl}/api/notes?search=zephyrine`, { headers: { "x-session-token": token } });
+    await res.arrayBuffer();
+    return res.ok;
+  });
 }
 
 /** Reads of a small note while other clients post 100 KB Markdown notes, against the same reads idle. */
@@ -290,21 +341,15 @@ async function measureFloors(stack: BenchStack, user: LoadedUser) {
   const floorUrl = `${stack.appUrl}/api/floor`;
   const hasFloor = (await fetch(floorUrl).then((res) => res.ok, () => false)) === true;
   if (!hasFloor) log("floors: this build has no /api/floor route (it is built with --skip-build's own build?); the framework floor is not measured");
-  const bare = hasFloor
-    ? await measureHttp({ url: floorUrl, connections: config.connections, durationSec: config.durationSec, warmupSec: config.warmupSec })
-    : undefined;
+  const load = { connections: config.connections, durationSec: config.durationSec, warmupSec: config.warmupSec };
+  const authOnlyLoad = { ...load, url: `${stack.appUrl}/api/me`, headers: { "x-session-token": token } };
+  // The floor and the withAuth-only route in turns: their ratio is the figure that matters.
+  const [authOnly, bare] = (await measureHttpInTurns(hasFloor ? [authOnlyLoad, { ...load, url: floorUrl }] : [authOnlyLoad], config.floorRounds)) as [Measurement, Measurement?];
   const verify = await measureHttp({
     url: `${stack.identityUrl}/api/verify`,
     method: "POST",
     headers: { authorization: `Bearer ${stack.partnerKey}`, "content-type": "application/json" },
     body: JSON.stringify({ sessionToken: token }),
-    connections: config.connections,
-    durationSec: config.durationSec,
-    warmupSec: config.warmupSec,
-  });
-  const authOnly = await measureHttp({
-    url: `${stack.appUrl}/api/me`,
-    headers: { "x-session-token": token },
     connections: config.connections,
     durationSec: config.durationSec,
     warmupSec: config.warmupSec,

@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/client";
 import { AppError, MESSAGES, serverConfigError } from "@/lib/errors";
 import { verifyDetailed, type VerifyOutcome } from "@/lib/identity/client";
 import { log } from "@/lib/log";
-import { findVerifiedUserByEmail } from "@/lib/users/queries";
+import type { UserSummary } from "@/lib/users/queries";
 
 /** Who a request acts for. Every query is scoped to `userId`. */
 export type AuthContext = {
@@ -27,11 +27,19 @@ export type AuthDeps = {
 export const SESSION_TOKEN_HEADER = "x-session-token";
 
 /**
- * The contract's authentication steps, in order: token present, partner key
- * configured, token verified, local account found. Throws AppError with the
- * contract's code on each failure.
+ * The account step: the verified account a verified email names, or null
+ * (findVerifiedUserByEmail's rule). withAuth's also counts the request against
+ * the account's budget in the same statement.
  */
-export async function authenticate(req: Request, deps: AuthDeps): Promise<AuthContext> {
+export type FindUser<U extends UserSummary> = (db: Db, email: string) => Promise<U | null>;
+
+/**
+ * The contract's authentication steps, in order: token present, partner key
+ * configured, token verified, local account found (by `findUser`). Throws
+ * AppError with the contract's code on each failure. `context` is who the
+ * request acts for, `account` what findUser found.
+ */
+export async function authenticate<U extends UserSummary>(req: Request, deps: AuthDeps, findUser: FindUser<U>): Promise<{ context: AuthContext; account: U }> {
   const token = req.headers.get(SESSION_TOKEN_HEADER)?.trim();
   if (!token) throw new AppError("MISSING_TOKEN", { userMessage: MESSAGES.missingToken });
 
@@ -45,11 +53,11 @@ export async function authenticate(req: Request, deps: AuthDeps): Promise<AuthCo
   if (!outcome.ok) throw new AppError("INVALID_TOKEN", { userMessage: MESSAGES.invalidToken(outcome.error) });
 
   const db = await deps.getDb();
-  const user = await findVerifiedUserByEmail(db, outcome.email);
-  if (!user) {
+  const account = await findUser(db, outcome.email);
+  if (!account) {
     throw new AppError("USER_NOT_FOUND", { userMessage: MESSAGES.userNotFound(deps.getAppUrl()), fields: { email: outcome.email } });
   }
-  return { userId: user.id, email: outcome.email, ...(outcome.agent ? { agent: outcome.agent } : {}) };
+  return { context: { userId: account.id, email: outcome.email, ...(outcome.agent ? { agent: outcome.agent } : {}) }, account };
 }
 
 /** Faults on the partner's side of the verify call, as opposed to a bad token. */

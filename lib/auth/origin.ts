@@ -4,12 +4,25 @@ import { ConfigError, getEnv, type Env } from "@/lib/env";
 // never from a request's Host or X-Forwarded-Host), the ones trusted to make
 // state-changing browser requests, and the check of a request's Origin.
 
+// Settings are parsed once, so each Env's origins are worked out once too, not per request.
+const origins = new WeakMap<Env, string>();
+const trusted = new WeakMap<Env, readonly string[]>();
+
 /**
  * The app's public origin, from APP_URL and never from a request: links in
  * emails, the USER_NOT_FOUND hint, OpenAPI `servers` and the auth library's
  * base URL all start with it. Development without APP_URL: http://localhost:<PORT>.
  */
 export function appOrigin(env: Env = getEnv()): string {
+  let origin = origins.get(env);
+  if (origin === undefined) {
+    origin = originOf(env);
+    origins.set(env, origin);
+  }
+  return origin;
+}
+
+function originOf(env: Env): string {
   if (env.APP_URL) return new URL(env.APP_URL).origin;
   if (env.NODE_ENV === "production") {
     throw new ConfigError("APP_URL is not set: a production server needs its public origin (for example https://notes.example.com) to build links");
@@ -23,8 +36,18 @@ export function appOrigin(env: Env = getEnv()): string {
  * people type too.
  */
 export function trustedOrigins(env: Env): string[] {
-  const origin = appOrigin(env);
-  return env.APP_URL ? [origin] : [origin, `http://127.0.0.1:${env.PORT}`];
+  // A copy: the auth library is handed this list and may keep or change it.
+  return [...trustedOriginList(env)];
+}
+
+function trustedOriginList(env: Env): readonly string[] {
+  let list = trusted.get(env);
+  if (list === undefined) {
+    const origin = appOrigin(env);
+    list = env.APP_URL ? [origin] : [origin, `http://127.0.0.1:${env.PORT}`];
+    trusted.set(env, list);
+  }
+  return list;
 }
 
 /**
@@ -35,6 +58,6 @@ export function trustedOrigins(env: Env): string[] {
  */
 export function isCrossOrigin(headers: Headers, env: Env): boolean {
   const origin = headers.get("origin");
-  if (origin) return !trustedOrigins(env).includes(origin);
+  if (origin) return !trustedOriginList(env).includes(origin);
   return headers.get("sec-fetch-site") === "cross-site";
 }

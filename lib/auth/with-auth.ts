@@ -1,19 +1,32 @@
 import "server-only";
-import { authenticate, defaultVerify, SESSION_TOKEN_HEADER, type AuthContext, type AuthDeps } from "@/lib/auth/authenticate";
+import { authenticate, defaultVerify, SESSION_TOKEN_HEADER, type AuthContext, type AuthDeps, type FindUser } from "@/lib/auth/authenticate";
 import { getDb, type Db } from "@/lib/db/client";
 import { appOrigin, isCrossOrigin } from "@/lib/auth/origin";
 import { getEnv } from "@/lib/env";
 import { crossOriginError, NO_STORE, toErrorResponse } from "@/lib/errors";
-import { limitApiRequests } from "@/lib/rate-limit/api";
+import { findUserLimitingRequests, limitApiRequests, type LimitedUser } from "@/lib/rate-limit/api";
+import { findVerifiedUserByEmail } from "@/lib/users/queries";
 
 /** What Next.js passes a route handler as its second argument (params is a Promise in Next 16). */
 export type RouteContext<P> = { params: Promise<P> };
 
 export type AuthedHandler<P> = (args: { req: Request; params: P; user: AuthContext; db: Db }) => Promise<Response>;
 
+/**
+ * The user's request budget (lib/rate-limit/api.ts). `findUser`: the account
+ * step of authentication with the request counted, in one statement (null when
+ * no verified account has the email). `forUser`: the count alone, for a person
+ * already known (a browser session). Either gives the response's header fields
+ * or throws a 429.
+ */
+type RequestLimits = {
+  findUser: FindUser<LimitedUser>;
+  forUser: (db: Db, user: AuthContext) => Promise<Record<string, string>>;
+};
+
 export type WithAuthDeps = AuthDeps & {
-  /** The user's request budget: the response headers to send, or a thrown 429 (lib/rate-limit/api.ts). */
-  limitRequests?: (db: Db, user: AuthContext) => Promise<Record<string, string>>;
+  /** Without it, requests are not counted. */
+  limitRequests?: RequestLimits;
   /** The signed-in person of a browser request (its session cookie), for routes that accept one. */
   sessionUser?: (req: Request) => Promise<AuthContext | null>;
 };
@@ -28,20 +41,29 @@ export type WithAuthOptions = {
 };
 
 /**
- * Wraps a route handler: token → verified email → local account, then the
- * handler, with every thrown error mapped once. Only auth failures are 401: a
+ * Wraps a route handler: token → verified email → local account (the request
+ * counted against its budget in the same statement), then the handler, with
+ * every thrown error mapped once. Only auth failures are 401: a
  * missing note stays 404 and a database outage 503.
  */
 export function createWithAuth(deps: WithAuthDeps) {
+  const findUser = deps.limitRequests?.findUser ?? findUncountedUser;
   return function withAuth<P = Record<string, never>>(handler: AuthedHandler<P>, options: WithAuthOptions = {}) {
     return async (req: Request, ctx: RouteContext<P>): Promise<Response> => {
       let limitHeaders: Record<string, string> = {};
       try {
         const person = options.browserSession && !req.headers.has(SESSION_TOKEN_HEADER) ? await deps.sessionUser?.(req) : null;
         if (person && req.method !== "GET" && req.method !== "HEAD" && isCrossOrigin(req.headers, getEnv())) throw crossOriginError();
-        const user = person ?? (await authenticate(req, deps));
+        let user: AuthContext;
+        if (person) {
+          user = person;
+          limitHeaders = (await deps.limitRequests?.forUser(await deps.getDb(), person)) ?? {};
+        } else {
+          const { context, account } = await authenticate(req, deps, findUser);
+          user = context;
+          limitHeaders = account.rateLimitHeaders;
+        }
         const [params, db] = await Promise.all([ctx.params, deps.getDb()]);
-        limitHeaders = (await deps.limitRequests?.(db, user)) ?? {};
         const response = await handler({ req, params, user, db });
         // No caching, unless the route chose otherwise (an attachment's bytes, private to its owner).
         return withHeaders(response, { ...(response.headers.has("cache-control") ? {} : NO_STORE), ...limitHeaders });
@@ -52,15 +74,29 @@ export function createWithAuth(deps: WithAuthDeps) {
   };
 }
 
+async function findUncountedUser(db: Db, email: string): Promise<LimitedUser | null> {
+  const user = await findVerifiedUserByEmail(db, email);
+  return user && { ...user, rateLimitHeaders: {} };
+}
+
+// Settings are read on the first request, not at import (the build has none), and then kept.
+let verifyWithSettings: AuthDeps["verify"] | undefined;
+
 export const withAuth = createWithAuth({
   verify: (partnerKey, token) => {
-    const env = getEnv();
-    return defaultVerify(env.IDENTITY_API_URL, env.IDENTITY_TIMEOUT_MS)(partnerKey, token);
+    if (!verifyWithSettings) {
+      const env = getEnv();
+      verifyWithSettings = defaultVerify(env.IDENTITY_API_URL, env.IDENTITY_TIMEOUT_MS);
+    }
+    return verifyWithSettings(partnerKey, token);
   },
   getDb,
   getPartnerKey: () => getEnv().IDENTITY_PARTNER_KEY,
   getAppUrl: () => appOrigin(),
-  limitRequests: (db, user) => limitApiRequests(db, user),
+  limitRequests: {
+    findUser: (db, email) => findUserLimitingRequests(db, email),
+    forUser: (db, user) => limitApiRequests(db, user),
+  },
   async sessionUser(req) {
     // Loaded only by the routes that accept a browser session.
     const { getAuth } = await import("@/lib/auth/auth");

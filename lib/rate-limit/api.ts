@@ -1,12 +1,20 @@
 import type { AuthContext } from "@/lib/auth/authenticate";
-import type { DbClient } from "@/lib/db/client";
+import { Prisma, type DbClient } from "@/lib/db/client";
 import { getEnv, type Env } from "@/lib/env";
 import { rateLimitedError } from "@/lib/errors";
-import { apiLimitKey } from "@/lib/rate-limit/keys";
-import { consumeRateLimit, type RateLimitState } from "@/lib/rate-limit/limiter";
+import { API_LIMIT_KEY_PREFIX, apiLimitKey } from "@/lib/rate-limit/keys";
+import { consumeRateLimit, countRequestsCtes, rateLimitState, type RateLimitRule, type RateLimitState, type WindowRow } from "@/lib/rate-limit/limiter";
+import { findVerifiedUserByEmail, type UserSummary } from "@/lib/users/queries";
 
 /** The policy's name in the RateLimit header fields. */
 const POLICY = "api";
+
+type ApiLimitSettings = Pick<Env, "API_RATE_LIMIT" | "API_RATE_LIMIT_WINDOW">;
+
+/** API_RATE_LIMIT per API_RATE_LIMIT_WINDOW seconds, or null when the limit is off (0). */
+function apiRule(env: ApiLimitSettings): RateLimitRule | null {
+  return env.API_RATE_LIMIT === 0 ? null : { limit: env.API_RATE_LIMIT, windowSeconds: env.API_RATE_LIMIT_WINDOW };
+}
 
 /**
  * The `RateLimit-Policy` and `RateLimit` fields of draft-ietf-httpapi-ratelimit-headers:
@@ -19,17 +27,47 @@ function rateLimitHeaders(state: RateLimitState, windowSeconds: number): Record<
   };
 }
 
+/** The header fields for a counted request, or, past the limit, RATE_LIMITED (429 with Retry-After) carrying them. */
+function headersOrRateLimited(state: RateLimitState, rule: RateLimitRule): Record<string, string> {
+  const headers = rateLimitHeaders(state, rule.windowSeconds);
+  if (!state.allowed) throw rateLimitedError(state.resetSeconds, headers);
+  return headers;
+}
+
 /**
  * Counts one REST or MCP request against the user's window (API_RATE_LIMIT
  * per API_RATE_LIMIT_WINDOW seconds, shared by every instance through the
  * database). Returns the header fields for the response; past the limit it
  * throws RATE_LIMITED, a 429 with Retry-After, so an agent in a loop slows down.
  */
-export async function limitApiRequests(db: DbClient, user: AuthContext, env: Env = getEnv()): Promise<Record<string, string>> {
-  if (env.API_RATE_LIMIT === 0) return {};
-  const rule = { limit: env.API_RATE_LIMIT, windowSeconds: env.API_RATE_LIMIT_WINDOW };
-  const state = await consumeRateLimit(db, apiLimitKey(user.userId), rule);
-  const headers = rateLimitHeaders(state, rule.windowSeconds);
-  if (!state.allowed) throw rateLimitedError(state.resetSeconds, headers);
-  return headers;
+export async function limitApiRequests(db: DbClient, user: AuthContext, env: ApiLimitSettings = getEnv()): Promise<Record<string, string>> {
+  const rule = apiRule(env);
+  if (!rule) return {};
+  return headersOrRateLimited(await consumeRateLimit(db, apiLimitKey(user.userId), rule), rule);
+}
+
+/** The account a verified email names, with the RateLimit header fields to answer its request with. */
+export type LimitedUser = UserSummary & { rateLimitHeaders: Record<string, string> };
+
+/**
+ * findVerifiedUserByEmail and then limitApiRequests, in one statement: the
+ * one round trip to the database that authenticating a token takes. Null, and
+ * nothing counted, when no verified account has the email; past the limit,
+ * RATE_LIMITED as limitApiRequests throws it.
+ */
+export async function findUserLimitingRequests(db: DbClient, email: string, env: ApiLimitSettings = getEnv()): Promise<LimitedUser | null> {
+  const rule = apiRule(env);
+  if (!rule) {
+    const user = await findVerifiedUserByEmail(db, email);
+    return user && { ...user, rateLimitHeaders: {} };
+  }
+  // The account by findVerifiedUserByEmail's rule: the email compared
+  // case-insensitively (citext), and only once it is verified.
+  const rows = await db.$queryRaw<(UserSummary & WindowRow)[]>`
+    WITH account AS (SELECT id::text AS id, email::text AS email FROM users WHERE email = ${email}::citext AND email_verified),
+    ${countRequestsCtes(Prisma.sql`SELECT ${API_LIMIT_KEY_PREFIX}::text || id FROM account`, rule)}
+    SELECT account.id, account.email, counted.count, counted.window_start, counted.now FROM account, counted`;
+  const row = rows[0];
+  if (!row) return null;
+  return { id: row.id, email: row.email, rateLimitHeaders: headersOrRateLimited(rateLimitState(row, rule), rule) };
 }

@@ -3,9 +3,12 @@ import { createHash } from "node:crypto";
 // The keys of the rate_limits rows that belong to one account, in one place:
 // the limiters write them and erasing the account deletes them.
 
+/** What every account's REST and MCP window key starts with, before the account's id. */
+export const API_LIMIT_KEY_PREFIX = "api:user:";
+
 /** One account's REST and MCP request window. */
 export function apiLimitKey(userId: string): string {
-  return `api:user:${userId}`;
+  return `${API_LIMIT_KEY_PREFIX}${userId}`;
 }
 
 // The counters table needs no email addresses in it.

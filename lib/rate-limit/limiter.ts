@@ -1,4 +1,4 @@
-import type { DbClient } from "@/lib/db/client";
+import { Prisma, type DbClient } from "@/lib/db/client";
 
 /** At most `limit` requests per `windowSeconds`, counted per key. */
 export type RateLimitRule = { limit: number; windowSeconds: number };
@@ -14,7 +14,38 @@ export type RateLimitState = {
 };
 
 // Drivers differ in how they hand back bigint (BigInt, number or string): read through Number().
-type WindowRow = { count: number | bigint; window_start: bigint | number | string; now: bigint | number | string };
+export type WindowRow = { count: number | bigint; window_start: bigint | number | string; now: bigint | number | string };
+
+/**
+ * The common table expressions `clock, counted` of a statement that counts one
+ * request against each key `keys` selects (a query of one text column):
+ * `counted` holds each key's row as the upsert left it, with the clock's `now`.
+ * A statement starting `WITH` puts its own expressions before them and reads
+ * `counted` after them. See consumeRateLimit for how the window works.
+ */
+export function countRequestsCtes(keys: Prisma.Sql, rule: RateLimitRule): Prisma.Sql {
+  const windowMs = BigInt(rule.windowSeconds * 1000);
+  return Prisma.sql`clock AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now, set_config('synchronous_commit', 'off', true) AS async),
+    counted AS (
+      INSERT INTO rate_limits AS r (key, count, last_request)
+      SELECT keys.key, 1, clock.now FROM (${keys}) AS keys (key), clock
+      ON CONFLICT (key) DO UPDATE SET
+        count = CASE WHEN r.last_request <= EXCLUDED.last_request - ${windowMs} THEN 1 ELSE r.count + 1 END,
+        last_request = CASE WHEN r.last_request <= EXCLUDED.last_request - ${windowMs} THEN EXCLUDED.last_request ELSE r.last_request END
+      RETURNING r.count, r.last_request AS window_start, (SELECT now FROM clock) AS now)`;
+}
+
+/** Whether a request counted in `row` fits `rule`, and what is left. */
+export function rateLimitState(row: WindowRow, rule: RateLimitRule): RateLimitState {
+  const elapsedMs = Number(row.now) - Number(row.window_start);
+  const count = Number(row.count);
+  return {
+    allowed: count <= rule.limit,
+    limit: rule.limit,
+    remaining: Math.max(0, rule.limit - count),
+    resetSeconds: Math.max(1, Math.ceil((rule.windowSeconds * 1000 - elapsedMs) / 1000)),
+  };
+}
 
 /**
  * Counts one request against `key` and says whether it fits: one atomic upsert
@@ -29,25 +60,12 @@ type WindowRow = { count: number | bigint; window_start: bigint | number | strin
  * instead of a disk flush per API request.
  */
 export async function consumeRateLimit(db: DbClient, key: string, rule: RateLimitRule): Promise<RateLimitState> {
-  const windowMs = BigInt(rule.windowSeconds * 1000);
   const rows = await db.$queryRaw<WindowRow[]>`
-    WITH clock AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now, set_config('synchronous_commit', 'off', true) AS async)
-    INSERT INTO rate_limits AS r (key, count, last_request)
-    SELECT ${key}, 1, clock.now FROM clock
-    ON CONFLICT (key) DO UPDATE SET
-      count = CASE WHEN r.last_request <= EXCLUDED.last_request - ${windowMs} THEN 1 ELSE r.count + 1 END,
-      last_request = CASE WHEN r.last_request <= EXCLUDED.last_request - ${windowMs} THEN EXCLUDED.last_request ELSE r.last_request END
-    RETURNING r.count, r.last_request AS window_start, (SELECT now FROM clock) AS now`;
+    WITH ${countRequestsCtes(Prisma.sql`SELECT ${key}::text`, rule)}
+    SELECT count, window_start, now FROM counted`;
   const row = rows[0];
   if (!row) throw new Error("rate limit upsert returned no row");
-  const elapsedMs = Number(row.now) - Number(row.window_start);
-  const count = Number(row.count);
-  return {
-    allowed: count <= rule.limit,
-    limit: rule.limit,
-    remaining: Math.max(0, rule.limit - count),
-    resetSeconds: Math.max(1, Math.ceil((rule.windowSeconds * 1000 - elapsedMs) / 1000)),
-  };
+  return rateLimitState(row, rule);
 }
 
 /** Drops windows that ended long ago (keys of addresses and accounts that stopped trying). */

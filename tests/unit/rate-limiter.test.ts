@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findUserLimitingRequests } from "@/lib/rate-limit/api";
+import { apiLimitKey } from "@/lib/rate-limit/keys";
 import { consumeRateLimit, pruneRateLimits } from "@/lib/rate-limit/limiter";
+import { createUser } from "@/lib/users/mutations";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { createTestDatabase, type TestDatabase } from "@/tests/helpers/test-db";
+import { appErrorOf, createTestDatabase, useTestDatabase, type TestDatabase } from "@/tests/helpers/test-db";
 
 describe.each(TEST_DB_KINDS)("consumeRateLimit on %s", (kind) => {
   let database: TestDatabase;
@@ -67,6 +70,47 @@ describe.each(TEST_DB_KINDS)("consumeRateLimit on %s", (kind) => {
       const keys = (await db.rateLimit.findMany({ select: { key: true } })).map((row) => row.key);
       expect(keys).toContain("test:recent");
       expect(keys).not.toContain("test:old");
+    });
+  });
+});
+
+describe.each(TEST_DB_KINDS)("findUserLimitingRequests on %s", (kind) => {
+  const database = useTestDatabase(kind);
+  const settings = { API_RATE_LIMIT: 2, API_RATE_LIMIT_WINDOW: 60 };
+
+  it("finds the verified account case-insensitively and counts the request in the same statement, then refuses past the limit", async () => {
+    await database.withDb(async (db) => {
+      const ada = await createUser(db, { email: "ada@example.com" });
+      // Stored as typed somewhere else: the comparison is citext's, not a lower-casing of ours.
+      await db.user.update({ where: { id: ada.id }, data: { email: "Ada@Example.com" } });
+      const first = await findUserLimitingRequests(db, "ADA@example.COM", settings);
+      expect(first).toEqual({
+        id: ada.id,
+        email: "Ada@Example.com",
+        rateLimitHeaders: { "RateLimit-Policy": '"api";q=2;w=60', RateLimit: expect.stringMatching(/^"api";r=1;t=\d+$/) },
+      });
+      expect((await findUserLimitingRequests(db, "ada@example.com", settings))?.rateLimitHeaders.RateLimit).toMatch(/^"api";r=0;t=\d+$/);
+      // The same window limitApiRequests counts in.
+      expect((await db.rateLimit.findUniqueOrThrow({ where: { key: apiLimitKey(ada.id) } })).count).toBe(2);
+      const refused = await appErrorOf(findUserLimitingRequests(db, "ada@example.com", settings));
+      expect(refused).toEqual({ status: 429, error: expect.stringMatching(/^Too many requests — retry after \d+ seconds$/) });
+    });
+  });
+
+  it("answers null and counts nothing for an unknown email or an account not yet verified", async () => {
+    await database.withDb(async (db) => {
+      const pending = await createUser(db, { email: "pending@example.com", emailVerified: false });
+      expect(await findUserLimitingRequests(db, "nobody@example.com", settings)).toBeNull();
+      expect(await findUserLimitingRequests(db, "pending@example.com", settings)).toBeNull();
+      expect(await db.rateLimit.findUnique({ where: { key: apiLimitKey(pending.id) } })).toBeNull();
+    });
+  });
+
+  it("only looks the account up when the limit is off", async () => {
+    await database.withDb(async (db) => {
+      const off = await createUser(db, { email: "unlimited@example.com" });
+      expect(await findUserLimitingRequests(db, "unlimited@example.com", { ...settings, API_RATE_LIMIT: 0 })).toEqual({ id: off.id, email: "unlimited@example.com", rateLimitHeaders: {} });
+      expect(await db.rateLimit.findUnique({ where: { key: apiLimitKey(off.id) } })).toBeNull();
     });
   });
 });

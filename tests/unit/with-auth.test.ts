@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AuthDeps } from "@/lib/auth/authenticate";
 import { createWithAuth } from "@/lib/auth/with-auth";
-import { limitApiRequests } from "@/lib/rate-limit/api";
+import { findUserLimitingRequests, limitApiRequests } from "@/lib/rate-limit/api";
 import type { DbHandle } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { VerifyOutcome } from "@/lib/identity/client";
@@ -176,7 +176,7 @@ describe("withAuth", () => {
       getDb: async () => handle.db,
       getPartnerKey: () => "pk",
       getAppUrl: () => "https://notes.example.com",
-      limitRequests: (db, user) => limitApiRequests(db, user, env),
+      limitRequests: { findUser: (db, email) => findUserLimitingRequests(db, email, env), forUser: (db, user) => limitApiRequests(db, user, env) },
     });
     const ok = withAuth(async () => Response.json({ ok: true }));
     const missing = withAuth(async () => {
@@ -201,5 +201,29 @@ describe("withAuth", () => {
     expect(await third.json()).toEqual({ error: `Too many requests — retry after ${retryAfter} seconds` });
     // Unauthenticated requests are not counted against anyone.
     expect((await ok(request({}), ctx)).headers.get("ratelimit")).toBeNull();
+  });
+
+  it("counts a browser session's request in the same window as the account's token requests, without calling the identity service", async () => {
+    const env = { API_RATE_LIMIT: 3, API_RATE_LIMIT_WINDOW: 60 } as Parameters<typeof limitApiRequests>[2];
+    const grace = await createUser(handle.db, { email: "grace@example.com" });
+    const verify = vi.fn(async (): Promise<VerifyOutcome> => ({ ok: true, email: "grace@example.com" }));
+    const withAuth = createWithAuth({
+      verify,
+      getDb: async () => handle.db,
+      getPartnerKey: () => "pk",
+      getAppUrl: () => "https://notes.example.com",
+      limitRequests: { findUser: (db, email) => findUserLimitingRequests(db, email, env), forUser: (db, user) => limitApiRequests(db, user, env) },
+      sessionUser: async () => ({ userId: grace.id, email: grace.email }),
+    });
+    const route = withAuth(async ({ user }) => Response.json({ user }), { browserSession: true });
+
+    const bySession = await route(request({}), ctx);
+    expect(bySession.status).toBe(200);
+    expect(await bySession.json()).toEqual({ user: { userId: grace.id, email: "grace@example.com" } });
+    expect(bySession.headers.get("ratelimit")).toMatch(/^"api";r=2;t=\d+$/);
+    expect(verify).not.toHaveBeenCalled();
+    const byToken = await route(request(), ctx);
+    expect(byToken.headers.get("ratelimit")).toMatch(/^"api";r=1;t=\d+$/);
+    expect(verify).toHaveBeenCalledTimes(1);
   });
 });
