@@ -79,18 +79,14 @@ export function MergeConflicts({ choices, onPick }: { choices: MergeChoice[]; on
             <li key={choice.key} className="merge-choice" data-testid="merge-choice" aria-label={shown.heading}>
               <p className="merge-choice-heading">{shown.heading}</p>
               <div className="merge-sides">
-                <div>
-                  <p className="merge-side-label">Yours</p>
-                  <div className="banner-preview" data-side="mine">
-                    {preview(shown.mine)}
+                {(["mine", "theirs"] as const).map((side) => (
+                  <div key={side}>
+                    <p className="merge-side-label">{side === "mine" ? "Yours" : "Theirs"}</p>
+                    <div className="banner-preview" data-side={side}>
+                      {preview(shown[side])}
+                    </div>
                   </div>
-                </div>
-                <div>
-                  <p className="merge-side-label">Theirs</p>
-                  <div className="banner-preview" data-side="theirs">
-                    {preview(shown.theirs)}
-                  </div>
-                </div>
+                ))}
               </div>
               <div className="actions">
                 {shown.actions.map(({ action, label }, index) => (
