@@ -200,11 +200,14 @@ export function mergeBody(base: unknown, mine: unknown, theirs: unknown, default
     if (parent !== null && !m.nodes.has(parent)) continue; // inside a block they added: it comes with it
     const inMineHere = (id: string) => m.nodes.get(id)?.parent === parent;
     const common = list.filter((id) => b.nodes.get(id)?.parent === parent && inMineHere(id));
-    const mineOrder = (m.lists.get(parent) ?? []).filter((id) => common.includes(id));
-    const baseOrder = (b.lists.get(parent) ?? []).filter((id) => common.includes(id));
+    // Each common block's index in their order (maps, not indexOf: a note can have thousands of blocks).
+    const commonIndex = new Map(common.map((id, index) => [id, index]));
+    const mineOrder = (m.lists.get(parent) ?? []).filter((id) => commonIndex.has(id));
+    const baseOrder = (b.lists.get(parent) ?? []).filter((id) => commonIndex.has(id));
     // Their reordering applies where the person kept the order; the longest run already in order stays put.
     const reordered = mineOrder.join() === baseOrder.join() && common.join() !== baseOrder.join();
-    const staying = reordered ? longestIncreasing(common.map((id) => mineOrder.indexOf(id))) : null;
+    const mineIndex = new Map(mineOrder.map((id, index) => [id, index]));
+    const staying = reordered ? longestIncreasing(common.map((id) => mineIndex.get(id)!)) : null;
     let previous: string | null = null;
     for (const id of list) {
       const place: BlockPlace = previous === null ? { first: parent } : { after: previous };
@@ -217,7 +220,8 @@ export function mergeBody(base: unknown, mine: unknown, theirs: unknown, default
         previous = id;
       } else if (mineNode) {
         const movedHere = baseNode !== undefined && baseNode.parent !== parent && mineNode.parent === baseNode.parent;
-        const movedWithin = staying !== null && common.includes(id) && !staying.has(common.indexOf(id));
+        const at = commonIndex.get(id);
+        const movedWithin = staying !== null && at !== undefined && !staying.has(at);
         if (movedHere || movedWithin) ops.push({ op: "move", id, place });
         if (movedHere || mineNode.parent === parent) previous = id;
       }
@@ -226,18 +230,6 @@ export function mergeBody(base: unknown, mine: unknown, theirs: unknown, default
 
   const merged = applyBlockOps(Array.isArray(mine) ? (mine as MergeBlock[]) : [], ops);
   return merged ? { ops, conflicts, merged } : null;
-}
-
-/** True when two bodies hold the same blocks, ids and all (props at their defaults equal props left out). */
-export function sameBody(a: unknown, b: unknown, defaults: PropDefaults): boolean {
-  const [x, y] = [indexBody(a), indexBody(b)];
-  if (!x || !y || x.nodes.size !== y.nodes.size) return false;
-  for (const [parent, list] of x.lists) if ((y.lists.get(parent) ?? []).join() !== list.join()) return false;
-  for (const [id, node] of x.nodes) {
-    const other = y.nodes.get(id);
-    if (!other || selfKey(node.block, defaults) !== selfKey(other.block, defaults)) return false;
-  }
-  return true;
 }
 
 type Path = { list: MergeBlock[]; index: number };
