@@ -4,8 +4,7 @@ import { getDb, type Db } from "@/lib/db/client";
 import { appOrigin, isCrossOrigin } from "@/lib/auth/origin";
 import { getEnv } from "@/lib/env";
 import { crossOriginError, NO_STORE, toErrorResponse } from "@/lib/errors";
-import { findUserLimitingRequests, limitApiRequests, type LimitedUser } from "@/lib/rate-limit/api";
-import { findVerifiedUserByEmail } from "@/lib/users/queries";
+import { findUncountedUser, findUserLimitingRequests, limitApiRequests, type LimitedUser } from "@/lib/rate-limit/api";
 
 /** What Next.js passes a route handler as its second argument (params is a Promise in Next 16). */
 export type RouteContext<P> = { params: Promise<P> };
@@ -72,11 +71,6 @@ export function createWithAuth(deps: WithAuthDeps) {
       }
     };
   };
-}
-
-async function findUncountedUser(db: Db, email: string): Promise<LimitedUser | null> {
-  const user = await findVerifiedUserByEmail(db, email);
-  return user && { ...user, rateLimitHeaders: {} };
 }
 
 // Settings are read on the first request, not at import (the build has none), and then kept.

@@ -49,6 +49,12 @@ export async function limitApiRequests(db: DbClient, user: AuthContext, env: Api
 /** The account a verified email names, with the RateLimit header fields to answer its request with. */
 export type LimitedUser = UserSummary & { rateLimitHeaders: Record<string, string> };
 
+/** The account a verified email names, with no request counted (the limit is off). */
+export async function findUncountedUser(db: DbClient, email: string): Promise<LimitedUser | null> {
+  const user = await findVerifiedUserByEmail(db, email);
+  return user && { ...user, rateLimitHeaders: {} };
+}
+
 /**
  * findVerifiedUserByEmail and then limitApiRequests, in one statement: the
  * one round trip to the database that authenticating a token takes. Null, and
@@ -57,10 +63,7 @@ export type LimitedUser = UserSummary & { rateLimitHeaders: Record<string, strin
  */
 export async function findUserLimitingRequests(db: DbClient, email: string, env: ApiLimitSettings = getEnv()): Promise<LimitedUser | null> {
   const rule = apiRule(env);
-  if (!rule) {
-    const user = await findVerifiedUserByEmail(db, email);
-    return user && { ...user, rateLimitHeaders: {} };
-  }
+  if (!rule) return findUncountedUser(db, email);
   // The account by findVerifiedUserByEmail's rule: the email compared
   // case-insensitively (citext), and only once it is verified.
   const rows = await db.$queryRaw<(UserSummary & WindowRow)[]>`
