@@ -150,7 +150,8 @@ function createIdentityApp(options: CreateIdentityAppOptions): Hono {
   app.notFound((c) => fail(c, 404, ROUTE_ERRORS.notFound));
 
   app.onError((err, c) => {
-    if (err instanceof BodyTooLargeError) return fail(c, 413, ROUTE_ERRORS.bodyTooLarge);
+    // The rest of the body is not read: the connection cannot carry another request.
+    if (err instanceof BodyTooLargeError) return fail(c, 413, ROUTE_ERRORS.bodyTooLarge, { Connection: "close" });
     const message = err instanceof Error ? err.message : String(err);
     log?.(`error: ${message}`);
     return fail(c, 500, message || "Internal server error");

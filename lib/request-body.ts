@@ -32,7 +32,9 @@ export async function readBodyBytes(request: Request, limitBytes: number): Promi
     if (done) break;
     size += value.byteLength;
     if (size > limitBytes) {
-      await reader.cancel();
+      // Not cancelled: that would end the connection before the 413 is sent. The
+      // server closes it after the answer instead (scripts/lib/server.ts).
+      reader.releaseLock();
       throw new BodyTooLargeError(limitBytes);
     }
     chunks.push(value);

@@ -53,11 +53,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     if (draining) res.setHeader("Connection", "close");
     active.add(res);
     res.once("close", () => active.delete(res));
-    // A body the app answered without reading (an early 4xx) is read and dropped, so closing
-    // the connection does not reset it under the client while it is still sending.
-    res.once("finish", () => {
-      if (!req.complete && !req.destroyed) req.resume();
-    });
+    closeWhenBodyUnread(req, res);
 
     const rejection = checkRawRequest(req);
     if (rejection) return sendParts(res, rejection);
@@ -124,6 +120,57 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     })());
 
   return { url, close };
+}
+
+/**
+ * An answer that starts before the request's body has all arrived (a 413, or
+ * a 401 or 404 given without reading it) says `Connection: close`, and the
+ * connection is closed after it. The rest of that body is never used, so the
+ * connection cannot carry another request: kept alive, a client sends its next
+ * request behind the unread bytes and loses it when the idle connection times
+ * out. Reading the rest to keep the connection would let any caller make the
+ * server read an unbounded body for nothing.
+ */
+function closeWhenBodyUnread(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => http.ServerResponse;
+  res.writeHead = ((...args: unknown[]) => {
+    if (bodyStillArriving(req)) {
+      res.shouldKeepAlive = false;
+      lingerBeforeClosing(req.socket);
+    }
+    return writeHead(...args);
+  }) as typeof res.writeHead;
+  // What arrives until then is read and dropped, also after a reader stopped part way
+  // (a body over its limit), so the client can finish sending and close its side.
+  res.once("finish", () => {
+    if (req.complete || req.destroyed) return;
+    req.removeAllListeners("readable");
+    req.resume();
+  });
+}
+
+/** How long a connection closed with request bytes still arriving stays open after its answer. */
+const LINGER_MS = 2000;
+
+/**
+ * Node closes a connection the moment its last answer is handed to the
+ * kernel. With request bytes still arriving, the kernel then resets the
+ * connection, which drops whatever of the answer has not been sent yet (the
+ * end of a large answer). This socket instead sends its FIN after the answer
+ * and is closed when the client closes its side, or LINGER_MS later.
+ */
+function lingerBeforeClosing(socket: Socket): void {
+  socket.destroySoon = () => {
+    if (socket.writable) socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once("close", () => clearTimeout(timer));
+  };
+}
+
+function bodyStillArriving(req: http.IncomingMessage): boolean {
+  if (req.complete) return false;
+  return req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
 }
 
 /** Requests Next.js would fail with an empty or plain-text answer: refused here as JSON. */

@@ -1,3 +1,4 @@
+import http from "node:http";
 import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { encodeCursor } from "@/lib/notes/cursor";
@@ -20,6 +21,32 @@ function rawRequest(url: string, head: string): Promise<{ status: number; header
   });
 }
 
+/** One request through `agent`; the status, headers and whether it went on a reused connection. */
+function send(agent: http.Agent, url: string, method: string, body?: Buffer): Promise<{ status: number; headers: http.IncomingHttpHeaders; reused: boolean }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { agent, method, headers: body ? { "content-type": "application/json", "content-length": String(body.length) } : {} }, (res) => {
+      res.resume();
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, reused: req.reusedSocket }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** A chunked body's data; throws where the framing is cut short. */
+function dechunk(framed: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  for (let at = 0; ; ) {
+    const lineEnd = framed.indexOf("\r\n", at);
+    if (lineEnd === -1) throw new Error(`chunked body cut short at byte ${at}`);
+    const size = Number.parseInt(framed.subarray(at, lineEnd).toString("latin1"), 16);
+    if (size === 0) return Buffer.concat(parts);
+    if (lineEnd + 2 + size > framed.length) throw new Error(`chunked body cut short at byte ${framed.length}`);
+    parts.push(framed.subarray(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 2 + size + 2;
+  }
+}
+
 // These answers come before any data is read: one database kind is enough.
 describe("hostile requests are the caller's error, as JSON", () => {
   const stack = useNotesStack("pglite", { users: 3 });
@@ -37,6 +64,52 @@ describe("hostile requests are the caller's error, as JSON", () => {
     expect(res.status).toBe(status);
     expect(JSON.parse(res.body)).toEqual({ error });
     expect(res.headers).toMatch(/X-Request-Id: [\w-]+/i);
+  });
+
+  it("an answer given before the body has arrived closes its connection, so a keep-alive client's next request is answered", async () => {
+    // Node's agent reuses a connection as soon as the body is handed to the kernel. Kept
+    // alive behind an unread body, the next request was never read, and was reset when the
+    // idle connection timed out.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const early = await send(agent, `${stack.app.url}/api/notes`, "POST", Buffer.alloc(512 * 1024, 0x61));
+      expect(early.status).toBe(401);
+      expect(early.headers.connection).toBe("close");
+      expect(await send(agent, `${stack.app.url}/api`, "GET")).toMatchObject({ status: 401, reused: false });
+      // Other connections stay open for the next request.
+      expect(await send(agent, `${stack.app.url}/api`, "GET")).toMatchObject({ status: 401, reused: true });
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it("a large answer given before the body has arrived reaches the client whole before the connection closes", async () => {
+    const { hostname, port } = new URL(stack.app.url);
+    const token = stack.freshUser().token();
+    const socket = net.connect({ host: hostname, port: Number(port) });
+    await new Promise((resolve) => socket.once("connect", resolve));
+    // The client is slow to read: most of the answer waits on the server's side while the body keeps arriving.
+    socket.pause();
+    socket.write(`GET /api/openapi.json HTTP/1.1\r\nHost: x\r\nx-session-token: ${token}\r\nContent-Type: application/json\r\nContent-Length: ${8 * 1024 * 1024}\r\n\r\n`);
+    socket.write(Buffer.alloc(1024 * 1024, 0x61));
+    const chunks: Buffer[] = [];
+    const ended = new Promise<void>((resolve, reject) => {
+      socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+      socket.on("end", resolve);
+      socket.on("error", reject);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.resume();
+    await ended;
+    socket.destroy();
+    const data = Buffer.concat(chunks);
+    const headEnd = data.indexOf("\r\n\r\n");
+    const head = data.subarray(0, headEnd).toString("latin1");
+    expect(head).toMatch(/^HTTP\/1\.1 200/);
+    expect(head).toMatch(/^connection: close$/im);
+    expect(head).toMatch(/^transfer-encoding: chunked$/im);
+    const whole = await fetch(`${stack.app.url}/api/openapi.json`, { headers: { "x-session-token": token } });
+    expect(dechunk(data.subarray(headEnd + 4)).toString("utf8")).toBe(await whole.text());
   });
 
   it("NUL in search or any other query parameter: 400 Invalid query parameters naming it", async () => {

@@ -17,8 +17,8 @@ export const POST = withAuth(
     // Counted while it streams: an upload over the limit is cut off, never held whole.
     const bytes = await readBodyBytes(req, getEnv().ATTACHMENT_MAX_BYTES).catch((err: unknown) => {
       if (err instanceof BodyTooLargeError) {
-        // The rest of the body is not read: the connection cannot carry another request.
-        throw new AppError("PAYLOAD_TOO_LARGE", { userMessage: `The file is over the ${attachmentLimitText()} limit`, headers: { Connection: "close" } });
+        // The rest is not read: the server closes the connection after this answer (scripts/lib/server.ts).
+        throw new AppError("PAYLOAD_TOO_LARGE", { userMessage: `The file is over the ${attachmentLimitText()} limit` });
       }
       throw err;
     });
