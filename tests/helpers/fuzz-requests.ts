@@ -387,29 +387,8 @@ function rawRequest(world: FuzzWorld): fc.Arbitrary<FuzzRequest> {
     }));
 }
 
-/** Connections reset before any answer that sendFuzzRequest sent again (and that were answered the second time). */
-export const fuzzResets = { retried: 0 };
-
-/**
- * Sends one request (node:http, or a raw socket for what Node refuses to
- * send); rejects on a network error or after `timeoutMs`. A connection reset
- * before any byte of an answer is sent once more on a new connection, and
- * counted in fuzzResets: on a loaded machine, thousands of short connections
- * a second over loopback are now and then reset under the client. A request
- * reset twice is a failure.
- */
-export async function sendFuzzRequest(base: URL, request: FuzzRequest, agent: http.Agent, timeoutMs: number): Promise<FuzzResponse> {
-  try {
-    return await sendFuzzRequestOnce(base, request, agent, timeoutMs);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ECONNRESET" || !(err as { beforeAnswer?: boolean }).beforeAnswer) throw err;
-    const response = await sendFuzzRequestOnce(base, request, agent, timeoutMs);
-    fuzzResets.retried += 1;
-    return response;
-  }
-}
-
-function sendFuzzRequestOnce(base: URL, request: FuzzRequest, agent: http.Agent, timeoutMs: number): Promise<FuzzResponse> {
+/** Sends one request (node:http, or a raw socket for what Node refuses to send); rejects on a network error or after `timeoutMs`. */
+export function sendFuzzRequest(base: URL, request: FuzzRequest, agent: http.Agent, timeoutMs: number): Promise<FuzzResponse> {
   if (request.raw) return sendRaw(base, request, timeoutMs);
   return new Promise((resolve, reject) => {
     let req: http.ClientRequest;
@@ -420,11 +399,9 @@ function sendFuzzRequestOnce(base: URL, request: FuzzRequest, agent: http.Agent,
       sendRaw(base, request, timeoutMs).then(resolve, reject);
       return;
     }
-    let answered = false;
     req.on("timeout", () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    req.on("error", (err) => reject(Object.assign(err, { beforeAnswer: !answered })));
+    req.on("error", reject);
     req.on("response", (res) => {
-      answered = true;
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -440,7 +417,7 @@ function sendRaw(base: URL, request: FuzzRequest, timeoutMs: number): Promise<Fu
     const chunks: Buffer[] = [];
     socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     socket.on("data", (chunk: Buffer) => chunks.push(chunk));
-    socket.on("error", (err) => (chunks.length ? finish() : reject(Object.assign(err, { beforeAnswer: true }))));
+    socket.on("error", (err) => (chunks.length ? finish() : reject(err)));
     socket.on("end", finish);
     let done = false;
     function finish() {
