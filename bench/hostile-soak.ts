@@ -1,4 +1,4 @@
-// npm run -s bench:soak -- [--duration 60m] [--writers 4] [--interval 60s] [--skip-build] [--build-dir .next]
+// npm run -s bench:soak -- [--db pglite|postgres] [--duration 60m] [--writers 4] [--interval 60s] [--skip-build] [--build-dir .next]
 // Runs the hostile mix against the production server for a long time: clients
 // post 100 KB Markdown notes (one in ten a pathological one) and delete them,
 // while others read a small note and notes as Markdown. Reports, per interval
@@ -8,16 +8,19 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import pg from "pg";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { openPglite } from "@/lib/db/pglite";
 import { HOSTILE_MARKDOWN } from "@/bench/hostile-content";
 import { summarizeLatencies, type LatencySummary } from "./hostile";
-import { loadBenchData, type Sql } from "./load";
+import { loadBenchData, type LoadedUser, type Sql } from "./load";
 import { realisticMarkdown } from "./markdown-notes";
 import { startBenchStack } from "./stack";
 
 const { values: args } = parseArgs({
   options: {
+    db: { type: "string", default: "pglite" },
+    "admin-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
     duration: { type: "string", default: "10m" },
     interval: { type: "string", default: "60s" },
     writers: { type: "string", default: "4" },
@@ -52,16 +55,56 @@ function buildApp(): void {
   buildBenchApp(args["build-dir"], Boolean(args["skip-build"]), log);
 }
 
-async function main(): Promise<number> {
-  buildApp();
-  const workDir = mkdtempSync(path.join(os.tmpdir(), "notes-soak-"));
+const LOAD = { users: [{ email: EMAIL, notes: 200 }], totalNotes: 200, seed: 4242 };
+
+type SoakDatabase = { databaseUrl: string; user: LoadedUser; drop(): Promise<void> };
+
+/** The embedded database in the work directory, migrated and loaded. */
+async function embeddedDatabase(workDir: string): Promise<SoakDatabase> {
   const dataDir = path.join(workDir, "pglite");
   const pglite = await openPglite(dataDir);
   await migrateDatabase({ pglite });
   const sql: Sql = { query: async (text, params) => ({ rows: (await pglite.query(text, params)).rows as never[] }) };
-  const [user] = await loadBenchData(sql, { users: [{ email: EMAIL, notes: 200 }], totalNotes: 200, seed: 4242 }, log);
+  const [user] = await loadBenchData(sql, LOAD, log);
   await pglite.close();
-  const stack = await startBenchStack({ databaseUrl: `pglite:${dataDir}`, workDir, emails: [EMAIL] });
+  return { databaseUrl: `pglite:${dataDir}`, user: user!, drop: async () => undefined };
+}
+
+/** A PostgreSQL database of the soak's own, created from --admin-url, migrated and loaded; dropped at the end. */
+async function postgresDatabase(): Promise<SoakDatabase> {
+  const name = `notes_soak_${process.pid}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: args["admin-url"] });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(args["admin-url"]);
+  url.pathname = `/${name}`;
+  const databaseUrl = url.toString();
+  await migrateDatabase({ postgresUrl: databaseUrl });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  pool.on("error", () => undefined);
+  try {
+    const [user] = await loadBenchData(pool, LOAD, log);
+    return { databaseUrl, user: user!, drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  } finally {
+    await pool.end();
+  }
+}
+
+async function main(): Promise<number> {
+  if (args.db !== "pglite" && args.db !== "postgres") throw new Error(`--db is pglite or postgres, not ${args.db}`);
+  buildApp();
+  const workDir = mkdtempSync(path.join(os.tmpdir(), "notes-soak-"));
+  const database = args.db === "postgres" ? await postgresDatabase() : await embeddedDatabase(workDir);
+  const user = database.user;
+  const stack = await startBenchStack({ databaseUrl: database.databaseUrl, workDir, emails: [EMAIL] });
   const startedAt = new Date();
   let token = await stack.mintToken(EMAIL);
   const headers = () => ({ "x-session-token": token, "content-type": "application/json" });
@@ -77,7 +120,7 @@ async function main(): Promise<number> {
 
   const small = await fetch(`${stack.appUrl}/api/notes`, { method: "POST", headers: headers(), body: JSON.stringify({ title: "Small", contentMarkdown: "A *small* note." }) });
   const smallId = ((await small.json()) as { note: { id: string } }).note.id;
-  const markdownIds = user!.noteIds.slice(0, 50);
+  const markdownIds = user.noteIds.slice(0, 50);
 
   // Session tokens live five minutes.
   const refresher = setInterval(() => {
@@ -164,6 +207,7 @@ async function main(): Promise<number> {
   const rssSeries = intervals.map((i) => i.rssMb);
   const summary = {
     startedAt: startedAt.toISOString(),
+    database: args.db,
     durationSec,
     machine: { cpus: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAverage: os.loadavg() },
     reads: summarizeLatencies(all.reads, all.readFailures),
@@ -175,6 +219,7 @@ async function main(): Promise<number> {
     intervals,
   };
   await stack.stop();
+  await database.drop();
   rmSync(workDir, { recursive: true, force: true });
 
   mkdirSync(args.out, { recursive: true });
@@ -184,7 +229,7 @@ async function main(): Promise<number> {
   process.stdout.write(
     [
       "",
-      `Soak of ${durationSec} s (${readers} small-note readers, 1 Markdown reader, ${writers} writers of 100 KB Markdown, one in ten pathological), on ${summary.machine.cpus} CPUs:`,
+      `Soak of ${durationSec} s on ${args.db === "postgres" ? "PostgreSQL" : "the embedded database"} (${readers} small-note readers, 1 Markdown reader, ${writers} writers of 100 KB Markdown, one in ten pathological), on ${summary.machine.cpus} CPUs:`,
       `- small-note reads: ${summary.reads.requests} ok, ${summary.reads.failures} reads failed (all readers); p50 ${summary.reads.p50} ms, p99 ${summary.reads.p99} ms`,
       `- Markdown reads: ${summary.markdownReads.requests}; p50 ${summary.markdownReads.p50} ms, p99 ${summary.markdownReads.p99} ms`,
       `- realistic writes by status: ${JSON.stringify(summary.writes)}; pathological writes by status: ${JSON.stringify(summary.hostileWrites)}`,
