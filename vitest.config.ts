@@ -27,5 +27,9 @@ export default defineConfig({
     },
     hookTimeout: 120_000,
     pool: "forks",
+    // Two test files at a time (Vitest's default on two cores is one): each starts its
+    // own servers and databases, so the suite takes about half as long, and every test
+    // also runs on a loaded machine.
+    maxWorkers: 2,
   },
 });
