@@ -48,6 +48,16 @@ describe("openPglite on a data directory", () => {
     fs.rmSync(tempDir, { recursive: true, force: true });
   });
 
+  it("opens with 32 MB of shared buffers, not PostgreSQL's 128 MB held in the app's memory", async () => {
+    const pglite = await openPglite(dataDir);
+    try {
+      const { rows } = await pglite.query<{ shared_buffers: string }>("SHOW shared_buffers");
+      expect(rows[0]?.shared_buffers).toBe("32MB");
+    } finally {
+      await pglite.close();
+    }
+  });
+
   it("creates the directory and loads citext and pg_trgm", async () => {
     const pglite = await openPglite(dataDir);
     try {
