@@ -136,7 +136,9 @@ function closeWhenBodyUnread(req: http.IncomingMessage, res: http.ServerResponse
   res.writeHead = ((...args: unknown[]) => {
     if (bodyStillArriving(req)) {
       res.shouldKeepAlive = false;
-      lingerBeforeClosing(req.socket);
+      // A request whose connection is already gone has no socket left.
+      const socket = req.socket as Socket | null;
+      if (socket) lingerBeforeClosing(socket);
     }
     return writeHead(...args);
   }) as typeof res.writeHead;
