@@ -15,12 +15,13 @@ import { HOSTILE_MARKDOWN } from "@/bench/hostile-content";
 import { summarizeLatencies, type LatencySummary } from "./hostile";
 import { loadBenchData, type LoadedUser, type Sql } from "./load";
 import { realisticMarkdown } from "./markdown-notes";
+import { createBenchDatabase, DEFAULT_ADMIN_URL } from "./database";
 import { startBenchStack } from "./stack";
 
 const { values: args } = parseArgs({
   options: {
     db: { type: "string", default: "pglite" },
-    "admin-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
+    "admin-url": { type: "string", default: DEFAULT_ADMIN_URL },
     duration: { type: "string", default: "10m" },
     interval: { type: "string", default: "60s" },
     writers: { type: "string", default: "4" },
@@ -72,27 +73,13 @@ async function embeddedDatabase(workDir: string): Promise<SoakDatabase> {
 
 /** A PostgreSQL database of the soak's own, created from --admin-url, migrated and loaded; dropped at the end. */
 async function postgresDatabase(): Promise<SoakDatabase> {
-  const name = `notes_soak_${process.pid}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: args["admin-url"] });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(args["admin-url"]);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
-  await migrateDatabase({ postgresUrl: databaseUrl });
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const database = await createBenchDatabase(args["admin-url"], `notes_soak_${process.pid}`);
+  await migrateDatabase({ postgresUrl: database.url });
+  const pool = new pg.Pool({ connectionString: database.url, max: 2 });
   pool.on("error", () => undefined);
   try {
     const [user] = await loadBenchData(pool, LOAD, log);
-    return { databaseUrl, user: user!, drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+    return { databaseUrl: database.url, user: user!, drop: database.drop };
   } finally {
     await pool.end();
   }

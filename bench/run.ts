@@ -20,6 +20,7 @@ import { runTaggedSoak, type SoakResult } from "./soak";
 import { startBenchStack, type BenchStack } from "./stack";
 import { checkScenario } from "./verify";
 import { measureColdStarts } from "./cold-start";
+import { createBenchDatabase, DEFAULT_ADMIN_URL } from "./database";
 import { freePort } from "@/scripts/lib/processes";
 
 /** A part's name on the command line: "search rare term, ranked" is search-rare-term-ranked. */
@@ -72,7 +73,7 @@ const { values: args } = parseArgs({
     "skip-build": { type: "boolean", default: false },
     "build-dir": { type: "string", default: ".next-bench" },
     "standalone-dir": { type: "string", default: ".next-standalone/standalone" },
-    "admin-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
+    "admin-url": { type: "string", default: DEFAULT_ADMIN_URL },
     out: { type: "string", default: "bench/results" },
   },
 });
@@ -144,16 +145,8 @@ async function runPostgres(report: BenchReport): Promise<BenchReport["postgres"]
   // so two runs against one PostgreSQL server, from two checkouts say, never drop each other's.
   const sizes = `${config.userNotes}_${config.smallUserNotes}_${config.totalNotes}`;
   const name = args["keep-db"] ? `notes_bench_${sizes}` : `notes_bench_${sizes}_${process.pid}`;
-  const admin = new pg.Client({ connectionString: args["admin-url"] });
-  await admin.connect();
-  const exists = (await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount === 1;
-  const reuse = exists && args["keep-db"];
-  if (exists && !reuse) await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
-  if (!reuse) await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(args["admin-url"]);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
+  const database = await createBenchDatabase(args["admin-url"], name, { reuse: args["keep-db"] });
+  const databaseUrl = database.url;
   const pool = new pg.Pool({ connectionString: databaseUrl, max: config.connections });
   // An idle client's connection ended by the server (the database dropped at the end) is not the benchmark's failure.
   pool.on("error", (err) => log(`an idle database connection closed: ${err.message}`));
@@ -165,7 +158,7 @@ async function runPostgres(report: BenchReport): Promise<BenchReport["postgres"]
       { email: "bench-small@example.com", notes: config.smallUserNotes },
     ];
     let loaded: LoadedUser[];
-    if (reuse) {
+    if (database.reused) {
       log(`reusing database ${name}`);
       loaded = await readLoadedUsers(pool, users.map((u) => u.email));
     } else {
@@ -230,12 +223,7 @@ async function runPostgres(report: BenchReport): Promise<BenchReport["postgres"]
     await stack?.stop();
     await pool.end();
     rmSync(workDir, { recursive: true, force: true });
-    if (!args["keep-db"]) {
-      const cleanup = new pg.Client({ connectionString: args["admin-url"] });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
-    }
+    if (!args["keep-db"]) await database.drop();
   }
 }
 

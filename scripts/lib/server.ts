@@ -132,9 +132,11 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
  * server read an unbounded body for nothing.
  */
 function closeWhenBodyUnread(req: http.IncomingMessage, res: http.ServerResponse): void {
+  // Most requests (every GET) declare no body: nothing to watch.
+  if (req.headers["transfer-encoding"] === undefined && !(Number(req.headers["content-length"]) > 0)) return;
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => http.ServerResponse;
   res.writeHead = ((...args: unknown[]) => {
-    if (bodyStillArriving(req)) {
+    if (!req.complete) {
       res.shouldKeepAlive = false;
       // A request whose connection is already gone has no socket left.
       const socket = req.socket as Socket | null;
@@ -168,11 +170,6 @@ function lingerBeforeClosing(socket: Socket): void {
     timer.unref();
     socket.once("close", () => clearTimeout(timer));
   };
-}
-
-function bodyStillArriving(req: http.IncomingMessage): boolean {
-  if (req.complete) return false;
-  return req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
 }
 
 /** Requests Next.js would fail with an empty or plain-text answer: refused here as JSON. */

@@ -3,6 +3,7 @@ import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { encodeCursor } from "@/lib/notes/cursor";
 import { useNotesStack } from "@/tests/helpers/notes-app";
+import { rawRequest as send } from "@/tests/helpers/raw-http";
 
 /** One request as raw bytes, for targets and headers fetch will not send; the status line and body. */
 function rawRequest(url: string, head: string): Promise<{ status: number; headers: string; body: string }> {
@@ -18,18 +19,6 @@ function rawRequest(url: string, head: string): Promise<{ status: number; header
       resolve({ status: Number(headers.slice(9, 12)), headers, body });
     });
     socket.write(`${head}\r\nHost: x\r\nConnection: close\r\n\r\n`);
-  });
-}
-
-/** One request through `agent`; the status, headers and whether it went on a reused connection. */
-function send(agent: http.Agent, url: string, method: string, body?: Buffer): Promise<{ status: number; headers: http.IncomingHttpHeaders; reused: boolean }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { agent, method, headers: body ? { "content-type": "application/json", "content-length": String(body.length) } : {} }, (res) => {
-      res.resume();
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, reused: req.reusedSocket }));
-    });
-    req.on("error", reject);
-    req.end(body);
   });
 }
 
@@ -72,12 +61,12 @@ describe("hostile requests are the caller's error, as JSON", () => {
     // idle connection timed out.
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      const early = await send(agent, `${stack.app.url}/api/notes`, "POST", Buffer.alloc(512 * 1024, 0x61));
+      const early = await send(`${stack.app.url}/api/notes`, { agent, method: "POST", headers: { "content-type": "application/json" }, body: Buffer.alloc(512 * 1024, 0x61) });
       expect(early.status).toBe(401);
       expect(early.headers.connection).toBe("close");
-      expect(await send(agent, `${stack.app.url}/api`, "GET")).toMatchObject({ status: 401, reused: false });
+      expect(await send(`${stack.app.url}/api`, { agent })).toMatchObject({ status: 401, reused: false });
       // Other connections stay open for the next request.
-      expect(await send(agent, `${stack.app.url}/api`, "GET")).toMatchObject({ status: 401, reused: true });
+      expect(await send(`${stack.app.url}/api`, { agent })).toMatchObject({ status: 401, reused: true });
     } finally {
       agent.destroy();
     }
