@@ -20,7 +20,7 @@ export function rawRequest(
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const headers: Record<string, string> = { ...options.headers };
-    if (options.body !== undefined) headers["content-length"] = String(Buffer.byteLength(options.body));
+    if (options.body !== undefined && !("transfer-encoding" in headers)) headers["content-length"] = String(Buffer.byteLength(options.body));
     const req = http.request(
       { host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: options.method ?? "GET", headers, setHost: !("host" in headers), agent: options.agent },
       (res) => {

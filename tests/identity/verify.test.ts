@@ -7,6 +7,7 @@ import { mintSessionToken } from "@/identity/credentials";
 import { addPartnerKey, revokePartnerKey } from "@/identity/partners";
 import { addUserKey, removeUser, revokeUserKey } from "@/identity/users";
 import { mintToken, postVerify, runCleanups, startSeededService, startTestService } from "./helpers";
+import { rawRequest } from "@/tests/helpers/raw-http";
 
 afterEach(runCleanups);
 
@@ -95,6 +96,21 @@ describe("POST /api/verify", () => {
       body: JSON.stringify({ sessionToken: "x".repeat(100_000) }),
     });
     expect(result).toEqual({ status: 413, body: { error: "Request body too large" } });
+  });
+
+  it.each([
+    ["declared", {}],
+    ["chunked", { "transfer-encoding": "chunked" }],
+  ])("closes the connection after a 413 on a %s body, whose rest it does not read", async (_, framing) => {
+    const { service, partner } = await startSeededService();
+    const res = await rawRequest(`${service.url}/api/verify`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${partner.partnerKey}`, "content-type": "application/json", ...framing },
+      body: JSON.stringify({ sessionToken: "x".repeat(100_000) }),
+    });
+    expect(res.status).toBe(413);
+    expect(res.json()).toEqual({ error: "Request body too large" });
+    expect(res.headers.connection).toBe("close");
   });
 });
 
