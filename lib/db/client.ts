@@ -1,5 +1,6 @@
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { parseDatabaseUrl, type DatabaseTarget } from "@/lib/db/config";
@@ -19,6 +20,15 @@ export type TransactionSettings = { limits: DatabaseLimits; setPerTransaction: b
 
 const transactionSettings = new WeakMap<PrismaClient, TransactionSettings>();
 
+/**
+ * One statement sent straight to the driver under a client: its rows as the
+ * driver parses them. `prepare`: kept prepared on the connection, where the
+ * driver can.
+ */
+type DirectQuery = (text: string, values: unknown[], prepare: boolean) => Promise<Record<string, unknown>[]>;
+
+const directQueries = new WeakMap<PrismaClient, DirectQuery>();
+
 /** The settings a client was created with; the environment's for one made elsewhere. */
 export function transactionSettingsFor(db: PrismaClient): TransactionSettings {
   return transactionSettings.get(db) ?? { limits: databaseLimits(getEnv()), setPerTransaction: false };
@@ -30,7 +40,7 @@ export async function createDb(target: DatabaseTarget, options: CreateDbOptions 
   const limits = options.limits ?? databaseLimits(getEnv());
   if (target.kind === "postgres") {
     const pooled = target.transactionPooler === true;
-    const adapter = new PrismaPg({
+    const pool = new pg.Pool({
       connectionString: target.url,
       max: options.poolMax ?? 5,
       idleTimeoutMillis: 10_000,
@@ -43,8 +53,11 @@ export async function createDb(target: DatabaseTarget, options: CreateDbOptions 
       // the client stops waiting on any other statement a little after its bound.
       ...(pooled ? { query_timeout: limits.statementTimeoutMs + 1000 } : { options: startupOptions(limits) }),
     });
-    const db = new PrismaClient({ adapter });
+    // A connection that fails while idle in the pool is dropped by the pool; the next query opens another.
+    pool.on("error", () => {});
+    const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
     transactionSettings.set(db, { limits, setPerTransaction: pooled });
+    directQueries.set(db, postgresDirectQuery(pool, { canPrepare: !pooled }));
     return { db, target, close: () => db.$disconnect() };
   }
   const pglite = await openPglite(target.dataDir);
@@ -73,6 +86,7 @@ export function dbFromPglite(
 ): DbHandle {
   const db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   transactionSettings.set(db, { limits, setPerTransaction: false });
+  directQueries.set(db, async (text, values) => (await pglite.query<Record<string, unknown>>(text, values)).rows);
   return {
     db,
     target,
@@ -81,6 +95,46 @@ export function dbFromPglite(
       await pglite.close();
     },
   };
+}
+
+/** How many distinct statements a pool prepares by name; any further ones are sent unnamed. */
+const MAX_PREPARED_STATEMENTS = 200;
+
+/**
+ * Statements run on the pool directly. One asked to be prepared is prepared
+ * once per connection, under a name of its own (the same text always gets the
+ * same name), so later runs skip parsing and, once PostgreSQL settles on a
+ * generic plan, planning. Through a transaction-mode pooler, which hands each
+ * statement any server connection, every statement is sent unnamed.
+ */
+function postgresDirectQuery(pool: pg.Pool, { canPrepare }: { canPrepare: boolean }): DirectQuery {
+  const names = new Map<string, string>();
+  const nameFor = (text: string): string | undefined => {
+    let name = names.get(text);
+    if (!name && names.size < MAX_PREPARED_STATEMENTS) names.set(text, (name = `notes_${names.size + 1}`));
+    return name;
+  };
+  return async (text, values, prepare) =>
+    (await pool.query<Record<string, unknown>>({ text, values, name: prepare && canPrepare ? nameFor(text) : undefined })).rows;
+}
+
+/**
+ * The rows of one statement. On a client (not an open transaction) it goes to
+ * the driver directly: on the hottest paths (authenticating a request,
+ * reading one note) Prisma's own work per query costs more than the query.
+ * In a transaction it runs there, through Prisma. Columns come back as the
+ * driver parses them, which differs between drivers for bigint and numeric:
+ * statements cast those to text, integer or json, or read them through Number().
+ *
+ * `prepare`: only for a statement whose best plan does not depend on its
+ * values (a lookup by key). A prepared statement may be run on a generic plan,
+ * which for a search or a page of a list could be far worse than the plan
+ * made for the values at hand.
+ */
+export async function queryRows<T>(db: DbClient, query: Prisma.Sql, options: { prepare?: boolean } = {}): Promise<T[]> {
+  const direct = directQueries.get(db as PrismaClient);
+  if (direct) return (await direct(query.text, query.values, options.prepare === true)) as T[];
+  return db.$queryRaw<T[]>(query);
 }
 
 // One client per server process: Next.js dev reloads modules, and the embedded

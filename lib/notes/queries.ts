@@ -1,10 +1,10 @@
-import { Prisma, type DbClient } from "@/lib/db/client";
+import { Prisma, queryRows, type DbClient } from "@/lib/db/client";
 import { noteNotFound } from "@/lib/errors";
 import { encodeCursor, type NoteCursor } from "@/lib/notes/cursor";
 import type { TNote } from "@/lib/notes/schemas";
 import { escapeLikePattern, MAX_INDEXED_TOKEN_LENGTH, MIN_TOKEN_TERM_LENGTH, searchTerms, termLength } from "@/lib/notes/search-tokens";
 import { highlightNotes, snippetHtml } from "@/lib/notes/snippet";
-import { isoTimestamp, NOTE_OMIT, NOTE_TAGS_INCLUDE, noteColumnsSql, noteJsonSql, serializeNoteWithTags } from "@/lib/notes/serialize";
+import { isoTimestamp, noteColumnsSql, noteJsonSql } from "@/lib/notes/serialize";
 
 
 export type ListNotesOptions = {
@@ -33,6 +33,7 @@ export type NoteListJson = { notesJson: string; total: number; nextCursor?: stri
 // Built once: the same text for every page, from the one field list.
 const NOTE_COLUMNS = noteColumnsSql("n");
 const NOTE_JSON = noteJsonSql("p");
+const ONE_NOTE_JSON = noteJsonSql("n");
 
 /** `%term%`, folded by the database's search_fold: the one definition of a match. */
 const foldedPattern = (term: string) => Prisma.sql`('%' || search_fold(${escapeLikePattern(term)}) || '%')`;
@@ -125,15 +126,17 @@ async function countNotes(db: DbClient, options: ListNotesOptions): Promise<numb
     : Prisma.sql`(SELECT note_count FROM users WHERE id = ${options.userId}::uuid)`;
   const pinned = Prisma.sql`(SELECT count(*) FROM notes n WHERE ${filterBranches({ ...options, search: undefined, cursor: undefined, pinned: true })[0]!})`;
   const total = options.pinned === undefined ? counter : options.pinned ? pinned : Prisma.sql`${counter} - ${pinned}`;
-  const rows = await db.$queryRaw<{ total: number | null }[]>`SELECT (${total})::int AS total`;
+  const rows = await queryRows<{ total: number | null }>(db, Prisma.sql`SELECT (${total})::int AS total`);
   return Number(rows[0]?.total ?? 0);
 }
 
 /** The exact number of notes matching a search, and how many notes the user has. */
 async function countMatches(db: DbClient, options: ListNotesOptions): Promise<{ total: number; notes: number }> {
   const counts = filterBranches({ ...options, cursor: undefined }).map((where) => Prisma.sql`(SELECT count(*) FROM notes n WHERE ${where})`);
-  const rows = await db.$queryRaw<{ total: number; notes: number }[]>`
-    SELECT (${Prisma.join(counts, " + ")})::int AS total, (SELECT note_count FROM users WHERE id = ${options.userId}::uuid) AS notes`;
+  const rows = await queryRows<{ total: number; notes: number }>(
+    db,
+    Prisma.sql`SELECT (${Prisma.join(counts, " + ")})::int AS total, (SELECT note_count FROM users WHERE id = ${options.userId}::uuid) AS notes`,
+  );
   return { total: Number(rows[0]?.total ?? 0), notes: Number(rows[0]?.notes ?? 0) };
 }
 
@@ -179,8 +182,9 @@ export async function listNotesJson(db: DbClient, options: ListNotesOptions): Pr
           " UNION ALL ",
         )}) AS matches ORDER BY updated_at DESC, id DESC ${page}) AS ordered`;
   const [pageRows, total] = await Promise.all([
-    db.$queryRaw<{ notes: string; next_updated_at: string | null; next_id: string | null; fetched: bigint | number }[]>`
-      WITH fetched AS MATERIALIZED (${fetched}),
+    queryRows<{ notes: string; next_updated_at: string | null; next_id: string | null; fetched: bigint | number | string }>(
+      db,
+      Prisma.sql`WITH fetched AS MATERIALIZED (${fetched}),
       page AS (
         SELECT ${NOTE_COLUMNS}, f.position
         FROM fetched f JOIN notes n ON n.id = f.id
@@ -191,6 +195,7 @@ export async function listNotesJson(db: DbClient, options: ListNotesOptions): Pr
         max(p.id::text) FILTER (WHERE p.position = ${options.limit}) AS next_id,
         count(*) AS fetched
       FROM page p`,
+    ),
     matches ? Promise.resolve(matches.total) : countNotes(db, options),
   ]);
   const row = pageRows[0]!;
@@ -220,8 +225,18 @@ export async function getNoteOrThrow(
   db: DbClient,
   { id, userId }: { id: string; userId: string },
 ): Promise<{ note: TNote; version: number }> {
+  const { noteJson, version } = await getNoteJsonOrThrow(db, { id, userId });
+  return { note: JSON.parse(noteJson) as TNote, version };
+}
+
+/** One note's wire form, built by the database (noteJsonSql) for handlers that pass it straight through. */
+export async function getNoteJsonOrThrow(db: DbClient, { id, userId }: { id: string; userId: string }): Promise<{ noteJson: string; version: number }> {
   // Ownership is part of the lookup: another user's note is indistinguishable from a missing one.
-  const note = await db.note.findFirst({ where: { id, userId }, include: NOTE_TAGS_INCLUDE, omit: NOTE_OMIT });
-  if (!note) throw noteNotFound();
-  return { note: serializeNoteWithTags(note), version: note.version };
+  const [row] = await queryRows<{ note: string; version: number }>(
+    db,
+    Prisma.sql`SELECT ${ONE_NOTE_JSON}::text AS note, n.version FROM notes n WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid`,
+    { prepare: true },
+  );
+  if (!row) throw noteNotFound();
+  return { noteJson: row.note, version: row.version };
 }

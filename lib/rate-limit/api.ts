@@ -1,5 +1,5 @@
 import type { AuthContext } from "@/lib/auth/authenticate";
-import { Prisma, type DbClient } from "@/lib/db/client";
+import { Prisma, queryRows, type DbClient } from "@/lib/db/client";
 import { getEnv, type Env } from "@/lib/env";
 import { rateLimitedError } from "@/lib/errors";
 import { API_LIMIT_KEY_PREFIX, apiLimitKey } from "@/lib/rate-limit/keys";
@@ -66,10 +66,12 @@ export async function findUserLimitingRequests(db: DbClient, email: string, env:
   if (!rule) return findUncountedUser(db, email);
   // The account by findVerifiedUserByEmail's rule: the email compared
   // case-insensitively (citext), and only once it is verified.
-  const rows = await db.$queryRaw<(UserSummary & WindowRow)[]>`
+  const rows = await queryRows<UserSummary & WindowRow>(db, Prisma.sql`
     WITH account AS (SELECT id::text AS id, email::text AS email FROM users WHERE email = ${email}::citext AND email_verified),
     ${countRequestsCtes(Prisma.sql`SELECT ${API_LIMIT_KEY_PREFIX}::text || id FROM account`, rule)}
-    SELECT account.id, account.email, counted.count, counted.window_start, counted.now FROM account, counted`;
+    SELECT account.id, account.email, counted.count, counted.window_start, counted.now FROM account, counted`,
+    { prepare: true },
+  );
   const row = rows[0];
   if (!row) return null;
   return { id: row.id, email: row.email, rateLimitHeaders: headersOrRateLimited(rateLimitState(row, rule), rule) };

@@ -1,4 +1,4 @@
-import { Prisma, type DbClient } from "@/lib/db/client";
+import { Prisma, queryRows, type DbClient } from "@/lib/db/client";
 
 /** At most `limit` requests per `windowSeconds`, counted per key. */
 export type RateLimitRule = { limit: number; windowSeconds: number };
@@ -60,9 +60,12 @@ export function rateLimitState(row: WindowRow, rule: RateLimitRule): RateLimitSt
  * instead of a disk flush per API request.
  */
 export async function consumeRateLimit(db: DbClient, key: string, rule: RateLimitRule): Promise<RateLimitState> {
-  const rows = await db.$queryRaw<WindowRow[]>`
-    WITH ${countRequestsCtes(Prisma.sql`SELECT ${key}::text`, rule)}
-    SELECT count, window_start, now FROM counted`;
+  const rows = await queryRows<WindowRow>(
+    db,
+    Prisma.sql`WITH ${countRequestsCtes(Prisma.sql`SELECT ${key}::text`, rule)}
+    SELECT count, window_start, now FROM counted`,
+    { prepare: true },
+  );
   const row = rows[0];
   if (!row) throw new Error("rate limit upsert returned no row");
   return rateLimitState(row, rule);

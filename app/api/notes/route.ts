@@ -1,6 +1,7 @@
 import { answerOptions, methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { withAuth } from "@/lib/auth/with-auth";
 import { agentAuthor } from "@/lib/revisions/author";
+import { jsonTextResponse } from "@/lib/errors";
 import { parseJsonBody, parseQuery } from "@/lib/http";
 import { idempotent, readIdempotencyKey } from "@/lib/idempotency/idempotency";
 import { noteEtag } from "@/lib/notes/etag";
@@ -16,7 +17,7 @@ export const GET = withAuth(async ({ req, user, db }) => {
   const page = await listNotesJson(db, { userId: user.userId, ...query });
   // The page arrives serialized by the database; it is passed through, not parsed and re-encoded.
   const cursor = page.nextCursor ? `,"nextCursor":${JSON.stringify(page.nextCursor)}` : "";
-  return new Response(`{"notes":${page.notesJson},"total":${page.total}${cursor}}`, { headers: { "Content-Type": "application/json" } });
+  return jsonTextResponse(`{"notes":${page.notesJson},"total":${page.total}${cursor}}`);
 });
 
 // POST /api/notes – create a note (content as BlockNote JSON or Markdown); an Idempotency-Key makes retries safe

@@ -1,13 +1,13 @@
 import { answerOptions, methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { withAuth } from "@/lib/auth/with-auth";
 import { agentAuthor } from "@/lib/revisions/author";
-import { jsonResponse, MESSAGES, noteNotFound } from "@/lib/errors";
+import { jsonResponse, jsonTextResponse, MESSAGES, noteNotFound } from "@/lib/errors";
 import { markdownResponse, matchesIfNoneMatch, parseId, parseJsonBody, parseQuery, preferredMediaType } from "@/lib/http";
 import { noteEtag, versionFromIfMatch } from "@/lib/notes/etag";
 import { deleteNote, updateNote } from "@/lib/notes/mutations";
 import { getNoteBlocksOrThrow } from "@/lib/notes/blocks";
 import { getNoteMarkdownOrThrow } from "@/lib/notes/markdown";
-import { getNoteOrThrow } from "@/lib/notes/queries";
+import { getNoteJsonOrThrow } from "@/lib/notes/queries";
 import { getNoteVersion } from "@/lib/notes/version";
 import { ZNoteFormatQuerySchema, ZUpdateNoteSchema } from "@/lib/notes/schemas";
 
@@ -40,8 +40,8 @@ export const GET = withAuth<Params>(
       const found = await getNoteMarkdownOrThrow(db, { id, userId: user.userId });
       return markdownResponse(found.markdown, { headers: { ETag: noteEtag(found.version), ...vary } });
     }
-    const { note, version } = await getNoteOrThrow(db, { id, userId: user.userId });
-    return jsonResponse({ note }, { headers: { ETag: noteEtag(version), ...vary } });
+    const { noteJson, version } = await getNoteJsonOrThrow(db, { id, userId: user.userId });
+    return jsonTextResponse(`{"note":${noteJson}}`, { headers: { ETag: noteEtag(version), ...vary } });
   },
   { browserSession: true },
 );
