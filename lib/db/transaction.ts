@@ -84,6 +84,8 @@ async function lockUserRow(tx: Prisma.TransactionClient, userId: string, limits:
   // The author rides on the first statement rather than costing a round trip of its own.
   if (author === null) await lockTimeout(limits.accountLockTimeoutMs);
   else await tx.$queryRaw`SELECT set_config('lock_timeout', ${String(limits.accountLockTimeoutMs)}, true), set_config(${AUTHOR_SETTING}, ${author}, true)`;
-  await tx.$queryRaw`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
-  await lockTimeout(limits.lockTimeoutMs);
+  // The ordinary bound is back once the lock is held, in the same statement:
+  // the aggregate is computed only after its input, the locking scan, ended.
+  await tx.$queryRaw`SELECT set_config('lock_timeout', ${String(limits.lockTimeoutMs)}, true)
+    FROM (SELECT count(*) FROM (SELECT 1 FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE) AS account) AS locked`;
 }

@@ -2,6 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db, type DbHandle } from "@/lib/db/client";
 import { databaseLimits } from "@/lib/db/limits";
+import { writeTransaction } from "@/lib/db/transaction";
 import { toErrorResponse } from "@/lib/errors";
 import { createNote, deleteNote, updateNote } from "@/lib/notes/mutations";
 import { createTag, deleteTag } from "@/lib/tags/mutations";
@@ -143,6 +144,29 @@ describe.skipIf(!testEnv.TEST_DATABASE_URL)("write safety on PostgreSQL", () => 
     }
     // And nothing of the given-up write was left behind.
     expect(await db.note.count({ where: { userId: user.id } })).toBe(0);
+  });
+
+  it("the account's write lock waits up to its own bound, and the rest of the transaction is back under the lock bound", async () => {
+    const user = await createUser(db, { email: "account-lock@example.com" });
+    const limits = databaseLimits({ ...defaults, DATABASE_LOCK_TIMEOUT_MS: 300, DATABASE_STATEMENT_TIMEOUT_MS: 5000 });
+    expect(limits.accountLockTimeoutMs).toBe(5000);
+    const bounded = await createDb({ kind: "postgres", url: database.url }, { poolMax: 2, limits });
+    const holder = new pg.Client({ connectionString: database.url });
+    await holder.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query("SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE", [user.id]);
+      const written = writeTransaction(bounded.db, (tx) => tx.$queryRaw<{ lock_timeout: string }[]>`SELECT current_setting('lock_timeout') AS lock_timeout`, { lockUserId: user.id });
+      // Held until the transaction is seen waiting on it, past the 300 ms lock bound.
+      await expect.poll(async () => (await holder.query("SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND locktype IN ('tuple', 'transactionid')")).rows[0].n, { timeout: 10_000 }).toBeGreaterThan(0);
+      const waitingSince = (await holder.query("SELECT now() AS at")).rows[0].at as Date;
+      await expect.poll(async () => (await holder.query("SELECT clock_timestamp() - $1::timestamptz > interval '400 ms' AS past", [waitingSince])).rows[0].past, { timeout: 10_000 }).toBe(true);
+      await holder.query("COMMIT");
+      expect(await written).toEqual([{ lock_timeout: "300ms" }]);
+    } finally {
+      await holder.end();
+      await bounded.close();
+    }
   });
 
   it("every connection carries the configured time bounds", async () => {
