@@ -10,11 +10,6 @@ import { keepUnchangedBlocks } from "@/lib/notes/markdown-merge";
 import type { RevisionAuthor } from "@/lib/revisions/author";
 import { moveNoteToTrash, purgeExpiredTrashQuietly } from "@/lib/trash/move";
 
-/** JSON null must be spelled Prisma.JsonNull for a Json column. */
-function toJsonInput(value: unknown): Prisma.InputJsonValue | typeof Prisma.JsonNull {
-  return value === null ? Prisma.JsonNull : (value as Prisma.InputJsonValue);
-}
-
 /** The subset of `tagIds` the user owns; the rest are ignored, as the contract says. */
 async function ownedTagIds(db: DbClient, userId: string, tagIds: string[] | undefined): Promise<string[]> {
   if (!tagIds || tagIds.length === 0) return [];
@@ -99,30 +94,27 @@ export async function insertNote(tx: Prisma.TransactionClient, { userId, input: 
   const tagIds = await ownedTagIds(tx, userId, input.tagIds);
   // One timestamp for both, so updatedAt equals createdAt on a new note.
   const now = new Date();
-  const note = await tx.note.create({
-    data: {
-      ...(keep ? { id: keep.id, version: keep.version } : {}),
-      userId,
-      title: input.title,
-      content: toJsonInput(input.content ?? []),
-      contentText: input.contentText ?? "",
-      contentMarkdown: input.content === undefined ? "" : input.derivedMarkdown,
-      pinned: input.pinned ?? false,
-      createdAt: keep?.createdAt ?? now,
-      updatedAt: keep?.updatedAt ?? now,
-      tags: { create: tagIds.map((tagId) => ({ tagId })) },
-    },
-    include: NOTE_TAGS_INCLUDE,
-    omit: NOTE_OMIT,
-  });
+  // As writeNoteUpdate: one statement writes the row and returns the note's
+  // wire form, built by the database (an untagged note's tags are `[]`).
+  const [inserted] = await tx.$queryRaw<{ id: string; version: number; note: string }[]>`
+    INSERT INTO notes AS n (id, user_id, title, content, content_text, content_markdown, pinned, version, created_at, updated_at)
+    VALUES (${keep ? Prisma.sql`${keep.id}::uuid` : Prisma.sql`gen_random_uuid()`}, ${userId}::uuid, ${input.title},
+      ${JSON.stringify(input.content ?? [])}::jsonb, ${input.contentText ?? ""}, ${input.content === undefined ? "" : (input.derivedMarkdown ?? null)},
+      ${input.pinned ?? false}, ${keep?.version ?? 1}, ${keep?.createdAt ?? now}, ${keep?.updatedAt ?? now})
+    RETURNING n.id::text AS id, n.version, ${NOTE_JSON}::text AS note`;
+  const { id, version } = inserted!;
+  if (tagIds.length === 0) return { note: JSON.parse(inserted!.note) as TNote, version };
   // A new note's tag links can only follow its row, which recorded its first
   // revision without them (see the note_revisions migration): they join it here.
-  if (tagIds.length > 0 && !keep) {
-    await tx.$executeRaw`
-      UPDATE note_revisions SET tag_ids = (SELECT array_agg(tag_id ORDER BY tag_id) FROM note_tags WHERE note_id = ${note.id}::uuid)
-      WHERE note_id = ${note.id}::uuid AND version = ${note.version}`;
+  const links = Prisma.sql`INSERT INTO note_tags (note_id, tag_id) SELECT ${id}::uuid, tag_id FROM unnest(${tagIds}::uuid[]) AS tag_id RETURNING tag_id`;
+  if (keep) await tx.$executeRaw`${links}`;
+  else {
+    await tx.$executeRaw`WITH links AS (${links})
+      UPDATE note_revisions SET tag_ids = (SELECT array_agg(tag_id ORDER BY tag_id) FROM links)
+      WHERE note_id = ${id}::uuid AND version = ${version}`;
   }
-  return { note: serializeNoteWithTags(note), version: note.version };
+  const [tagged] = await tx.$queryRaw<{ note: string }[]>`SELECT ${NOTE_JSON}::text AS note FROM notes n WHERE n.id = ${id}::uuid`;
+  return { note: JSON.parse(tagged!.note) as TNote, version };
 }
 
 export type UpdateNoteOptions = {
