@@ -244,20 +244,7 @@ describe("layout and accessibility of every page", () => {
     await withPage({ viewport: { width: 1280, height: 860 } }, async (page) => {
       await page.goto("/notes");
       await page.locator("[data-note-row]").first().waitFor();
-      const reached: { name: string; visible: boolean }[] = [];
-      for (let i = 0; i < 40; i += 1) {
-        await page.keyboard.press("Tab");
-        const focused = await page.evaluate(() => {
-          const element = document.activeElement as HTMLElement | null;
-          if (!element || element === document.body) return null;
-          const style = getComputedStyle(element);
-          const ring = (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== "none";
-          const label = element instanceof HTMLInputElement ? element.labels?.[0]?.textContent : null;
-          return { name: (element.getAttribute("aria-label") || label || element.textContent || element.id || element.tagName).trim().replace(/\s+/g, " ").slice(0, 60), visible: ring };
-        });
-        if (!focused) break;
-        reached.push(focused);
-      }
+      const reached = await tabThrough(page, 40);
       const names = reached.map((item) => item.name);
       for (const expected of ["Skip to content", "Notes", "Tags", "Connect an agent", "New note", "Search notes"]) {
         expect(names.some((name) => name.startsWith(expected)), `${expected} in ${names.join(" | ")}`).toBe(true);
@@ -271,21 +258,7 @@ describe("layout and accessibility of every page", () => {
     await withPage({ viewport: { width: 360, height: 740 } }, async (page) => {
       await page.goto(`/notes/${noteId}`);
       await editorBody(page).waitFor();
-      const reached: { name: string; visible: boolean }[] = [];
-      for (let i = 0; i < 20; i += 1) {
-        await page.keyboard.press("Tab");
-        const focused = await page.evaluate(() => {
-          const element = document.activeElement as HTMLElement | null;
-          if (!element || element === document.body) return null;
-          const style = getComputedStyle(element);
-          const ring = (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== "none";
-          const label = element.id ? document.querySelector(`label[for="${element.id}"]`)?.textContent : null;
-          return { name: (element.getAttribute("aria-label") || label || element.textContent || element.tagName).trim().replace(/\s+/g, " ").slice(0, 40), visible: ring };
-        });
-        if (!focused) break;
-        reached.push(focused);
-        if (focused.name === "Note body") break;
-      }
+      const reached = await tabThrough(page, 20, "Note body");
       const names = reached.map((item) => item.name);
       for (const expected of ["Skip to content", "Notes", "Pin note", "History of this note", "Delete note", "Title", "Remove tag planning", "Tags", "Note body"]) {
         expect(names.some((name) => name.startsWith(expected)), `${expected} in ${names.join(" | ")}`).toBe(true);
@@ -295,3 +268,27 @@ describe("layout and accessibility of every page", () => {
     });
   });
 });
+
+/**
+ * Presses Tab up to `max` times (or until the control named `until`): each
+ * control reached, by its accessible name (its aria-label, its label, its
+ * text), and whether it shows a focus ring.
+ */
+async function tabThrough(page: Page, max: number, until?: string): Promise<{ name: string; visible: boolean }[]> {
+  const reached: { name: string; visible: boolean }[] = [];
+  for (let i = 0; i < max; i += 1) {
+    await page.keyboard.press("Tab");
+    const focused = await page.evaluate(() => {
+      const element = document.activeElement as HTMLElement | null;
+      if (!element || element === document.body) return null;
+      const style = getComputedStyle(element);
+      const ring = (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== "none";
+      const label = (element instanceof HTMLInputElement ? element.labels?.[0]?.textContent : null) ?? (element.id ? document.querySelector(`label[for="${element.id}"]`)?.textContent : null);
+      return { name: (element.getAttribute("aria-label") || label || element.textContent || element.id || element.tagName).trim().replace(/\s+/g, " ").slice(0, 60), visible: ring };
+    });
+    if (!focused) break;
+    reached.push(focused);
+    if (focused.name === until) break;
+  }
+  return reached;
+}
