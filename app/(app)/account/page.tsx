@@ -4,6 +4,7 @@ import { DeleteAccount } from "@/components/account/delete-account";
 import { requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
 import { getAccountContents } from "@/lib/users/queries";
+import { PageHeader } from "@/components/ui/page-header";
 
 export const metadata: Metadata = { title: "Account" };
 
@@ -13,12 +14,7 @@ export default async function AccountPage() {
   if (!contents) notFound();
   return (
     <div className="page page-narrow">
-      <div className="page-head">
-        <div>
-          <h1 className="page-title">Account</h1>
-          <p className="page-subtitle">Signed in as {contents.email}.</p>
-        </div>
-      </div>
+      <PageHeader title="Account">Signed in as {contents.email}.</PageHeader>
       <DeleteAccount contents={contents} />
     </div>
   );

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { CodeBlock } from "@/components/connect/code-block";
 import { getPublicBaseUrl, requireUser } from "@/lib/auth/current-user";
+import { PageHeader } from "@/components/ui/page-header";
 
 export const metadata: Metadata = { title: "Connect an agent" };
 
@@ -26,14 +27,9 @@ export default async function ConnectPage() {
 
   return (
     <div className="page page-narrow">
-      <div className="page-head">
-        <div>
-          <h1 className="page-title">Connect an agent</h1>
-          <p className="page-subtitle">
-            Your agents read and write these same notes through the REST API, with a short-lived session token instead of a password.
-          </p>
-        </div>
-      </div>
+      <PageHeader title="Connect an agent">
+        Your agents read and write these same notes through the REST API, with a short-lived session token instead of a password.
+      </PageHeader>
 
       <div className="prose">
         <div className="callout">

@@ -18,6 +18,7 @@ import { highlightNotes } from "@/lib/notes/snippet";
 import { ZNotesPageQuerySchema } from "@/lib/notes/schemas";
 import { listTagsWithNoteCounts } from "@/lib/tags/queries";
 import { findTrashedNoteTitle } from "@/lib/trash/queries";
+import { PageHeader } from "@/components/ui/page-header";
 
 export const metadata: Metadata = { title: "Notes" };
 
@@ -66,14 +67,7 @@ export default async function NotesPage({ searchParams }: { searchParams: Search
 
   return (
     <div className="page">
-      <div className="page-head">
-        <div>
-          <h1 className="page-title">Notes</h1>
-          <p className="page-subtitle">
-            Yours and your agents’, {query && sort === "relevance" ? "best matches first" : "most recently updated first"}.
-          </p>
-        </div>
-      </div>
+      <PageHeader title="Notes">Yours and your agents’, {query && sort === "relevance" ? "best matches first" : "most recently updated first"}.</PageHeader>
 
       {trashed && trashedTitle !== null ? <TrashedNotice key={trashed} id={trashed} title={trashedTitle} /> : null}
 

@@ -3,6 +3,7 @@ import { TagManager } from "@/components/tags/tag-manager";
 import { requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
 import { listTagsWithNoteCounts } from "@/lib/tags/queries";
+import { PageHeader } from "@/components/ui/page-header";
 
 export const metadata: Metadata = { title: "Tags" };
 
@@ -11,12 +12,7 @@ export default async function TagsPage() {
   const tags = await listTagsWithNoteCounts(await getDb(), { userId: user.id });
   return (
     <div className="page page-narrow">
-      <div className="page-head">
-        <div>
-          <h1 className="page-title">Tags</h1>
-          <p className="page-subtitle">Rename a tag and every note keeps it; delete one and it comes off its notes. Agents see the same tags.</p>
-        </div>
-      </div>
+      <PageHeader title="Tags">Rename a tag and every note keeps it; delete one and it comes off its notes. Agents see the same tags.</PageHeader>
       <TagManager tags={tags} />
     </div>
   );

@@ -6,6 +6,7 @@ import { requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { listTrash } from "@/lib/trash/queries";
+import { PageHeader } from "@/components/ui/page-header";
 
 export const metadata: Metadata = { title: "Trash" };
 
@@ -18,14 +19,9 @@ export default async function TrashPage() {
   const days = getEnv().TRASH_RETENTION_DAYS;
   return (
     <div className="page page-narrow">
-      <div className="page-head">
-        <div>
-          <h1 className="page-title">Trash</h1>
-          <p className="page-subtitle">
-            Notes you or your agents deleted stay here for {days} {days === 1 ? "day" : "days"}, then they are gone for good. Restore one and it comes back as it was.
-          </p>
-        </div>
-      </div>
+      <PageHeader title="Trash">
+        Notes you or your agents deleted stay here for {days} {days === 1 ? "day" : "days"}, then they are gone for good. Restore one and it comes back as it was.
+      </PageHeader>
       {notes.length === 0 ? (
         <EmptyState
           title="The trash is empty"
