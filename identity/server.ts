@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import { createAdaptorServer } from "@hono/node-server";
 import { Hono, type Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { BodyTooLargeError, readBodyText } from "../lib/request-body";
+import { BodyTooLargeError, readBodyText, type NodeRequest } from "../lib/request-body";
 import { SESSION_TOKEN_TTL_SECONDS, VERIFY_ERRORS, ZVerifyRequestSchema } from "../lib/identity/contract";
 import { HEALTH_PATH, ROUTE_ERRORS, TOKEN_ERRORS, TOKENS_PATH, VERIFY_PATH } from "./api";
 import { loadOrCreateServerSecret } from "./credentials";
@@ -70,7 +70,7 @@ function readBearer(header: string | undefined): Bearer {
 
 const NO_BODY = Symbol("invalid JSON");
 
-async function readJsonBody(request: Request): Promise<unknown> {
+async function readJsonBody(request: Request | NodeRequest): Promise<unknown> {
   const text = await readBodyText(request, MAX_BODY_BYTES);
   try {
     return JSON.parse(text);
@@ -117,7 +117,8 @@ function createIdentityApp(options: CreateIdentityAppOptions): Hono {
     const partner = checkPartnerKey(index, bearer.key);
     if (partner.status === "unknown") return fail(c, 401, VERIFY_ERRORS.invalidPartnerKey);
     if (partner.status === "revoked") return fail(c, 403, VERIFY_ERRORS.revokedPartnerKey);
-    const body = await readJsonBody(c.req.raw);
+    // Served by Node (createAdaptorServer): its own request, read directly; otherwise (app.request in a test) the web Request.
+    const body = await readJsonBody((c.env as { incoming?: NodeRequest } | undefined)?.incoming ?? c.req.raw);
     if (body === NO_BODY) return fail(c, 400, VERIFY_ERRORS.invalidJson);
     const parsed = ZVerifyRequestSchema.safeParse(body);
     if (!parsed.success) return fail(c, 400, VERIFY_ERRORS.invalidSessionToken);
