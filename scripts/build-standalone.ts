@@ -4,11 +4,11 @@
 //   node migrate.mjs     applies pending migrations to DATABASE_URL (release step)
 //   node server.js       serves on PORT (HOSTNAME=0.0.0.0 in a container)
 // The Dockerfile copies exactly this folder; tests/e2e/deploy.test.ts runs it.
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
+import { buildProductionApp, bundleConversionWorker } from "@/scripts/lib/build-app";
 
 /** Packages that read their own .wasm/.data files next to their code: copied, not bundled. */
 const UNBUNDLED = ["@electric-sql/pglite", "@prisma/schema-engine-wasm"];
@@ -27,12 +27,7 @@ export async function buildStandalone(options: { root: string; distDir: string; 
   const out = standaloneDir(dist);
   if (!(options.skipNextBuild && fs.existsSync(path.join(out, "server.js")))) {
     log(`next build (standalone) into ${distDir}`);
-    const result = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
-      cwd: root,
-      env: { ...process.env, NODE_ENV: "production", NEXT_OUTPUT: "standalone", NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1" },
-      encoding: "utf8",
-    });
-    if (result.status !== 0) throw new Error(`next build failed:\n${result.stdout}\n${result.stderr}`);
+    await buildProductionApp({ root, distDir, env: { NEXT_OUTPUT: "standalone" } });
   }
 
   // Static assets are served by server.js from the dist folder beside it.
@@ -59,7 +54,7 @@ export async function buildStandalone(options: { root: string; distDir: string; 
     banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
     logLevel: "warning",
   });
-  await bundleConversionWorker(root, out, log);
+  await bundleStandaloneWorker(root, out, log);
   return out;
 }
 
@@ -70,20 +65,10 @@ export async function buildStandalone(options: { root: string; distDir: string; 
  * copy the packages it loads at run time (BlockNote's server utilities, JSDOM)
  * beside the server's, as traced from that bundle.
  */
-async function bundleConversionWorker(root: string, out: string, log: (line: string) => void): Promise<void> {
+async function bundleStandaloneWorker(root: string, out: string, log: (line: string) => void): Promise<void> {
   log("bundling the conversion worker");
   const worker = path.join(out, "lib", "editor", "conversion-worker.mjs");
-  await build({
-    entryPoints: [path.join(root, "lib/editor/conversion-worker-main.ts")],
-    outfile: worker,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    tsconfig: path.join(root, "tsconfig.json"),
-    packages: "external",
-    logLevel: "warning",
-  });
+  await bundleConversionWorker(root, worker);
   const { nodeFileTrace } = (await import(path.join(root, "node_modules/next/dist/compiled/@vercel/nft/index.js"))) as {
     nodeFileTrace(files: string[], options: { base: string; processCwd: string }): Promise<{ fileList: Set<string> }>;
   };

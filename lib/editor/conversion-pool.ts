@@ -1,11 +1,12 @@
 import "server-only";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
 import type { ConversionResult, ConversionTask } from "@/lib/editor/conversions";
+import { BUNDLED_WORKER_FILE } from "@/lib/editor/worker-file";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
@@ -37,10 +38,19 @@ function state(): PoolState {
   return (store[globalKey] ??= { inFlight: 0 });
 }
 
-/** The worker file, resolved at run time from the app's root (outside the bundle, which cannot hold it). */
-function workerUrl(): string {
-  const parts = ["lib", "editor", "conversion-worker.mjs"];
-  return pathToFileURL(path.join(/* turbopackIgnore: true */ process.cwd(), ...parts)).href;
+/**
+ * The worker file, resolved at run time from the app's root (outside the
+ * bundle, which cannot hold it): in production the one `npm run build` bundled
+ * into the build's folder, when it is there; otherwise the checkout's, which
+ * loads the TypeScript worker through tsx.
+ */
+function workerFile(): { url: string; kind: "bundled" | "checkout" } {
+  const root = /* turbopackIgnore: true */ process.cwd();
+  if (process.env.NODE_ENV === "production") {
+    const bundled = path.join(root, process.env.NEXT_DIST_DIR || ".next", BUNDLED_WORKER_FILE);
+    if (existsSync(bundled)) return { url: pathToFileURL(bundled).href, kind: "bundled" };
+  }
+  return { url: pathToFileURL(path.join(root, "lib", "editor", "conversion-worker.mjs")).href, kind: "checkout" };
 }
 
 function getPool(): Piscina {
@@ -48,8 +58,10 @@ function getPool(): Piscina {
   if (!current.pool) {
     const env = getEnv();
     const threads = env.CONVERSION_THREADS ?? Math.max(1, os.availableParallelism() - 1);
+    const worker = workerFile();
+    log.info("conversion.pool_started", { threads, worker: worker.kind });
     current.pool = new Piscina({
-      filename: workerUrl(),
+      filename: worker.url,
       minThreads: threads,
       maxThreads: threads,
       // Workers stay warm: loading BlockNote and JSDOM takes a second.

@@ -1,6 +1,6 @@
-import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { buildStandalone, TEST_STANDALONE_DIST } from "@/scripts/build-standalone";
+import { buildProductionApp } from "@/scripts/lib/build-app";
 import { testEnv } from "./env";
 import { chromiumExecutable } from "./system";
 
@@ -17,12 +17,7 @@ export default async function setup(): Promise<void> {
   if (browser.source === "bundled") process.stdout.write(`Browser tests use the bundled Chromium (${browser.path}): no system chromium found\n`);
   if (testEnv.TEST_SKIP_BUILD) return;
   const started = Date.now();
-  const result = spawnSync(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
-    encoding: "utf8",
-  });
-  if (result.status !== 0) throw new Error(`next build failed:\n${result.stdout}\n${result.stderr}`);
+  await buildProductionApp({ root: ROOT, distDir: ".next" });
   process.stdout.write(`Built the app for tests in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   // The container's build, for tests/e2e/deploy.test.ts (which runs on PostgreSQL
   // only): built here, before the tests, so no test competes with a build.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { waitFor } from "@/scripts/lib/processes";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
 import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
 
@@ -51,6 +52,13 @@ describe.each(TEST_DB_KINDS)("Markdown in and out (%s)", (kind) => {
   }
 
   const markdownOf = (user: SeededUser, id: string) => stack.api(`/api/notes/${id}?format=markdown`, { token: user.token() });
+
+  it("converts in the worker `npm run build` bundled into the build, not the checkout's TypeScript", async () => {
+    // Logged once, as the server starts its pool (at startup).
+    const started = /"event":"conversion\.pool_started","threads":\d+,"worker":"(\w+)"/;
+    await waitFor(() => started.test(stack.app.output()), { timeoutMs: 10_000, message: () => `${started} in:\n${stack.app.output()}` });
+    expect(started.exec(stack.app.output())?.[1]).toBe("bundled");
+  });
 
   describe("POST /api/notes with contentMarkdown, then GET as Markdown", () => {
     it.each(ROUND_TRIPS)("keeps %s", async (_name, input, expected, types) => {

@@ -1,0 +1,7 @@
+/**
+ * The conversion worker as one bundled file, written into a production
+ * build's folder (its distDir) by `npm run build` (scripts/lib/build-app.ts):
+ * lib/editor/conversion-pool.ts loads it from there in production, so a
+ * production server compiles no TypeScript at run time.
+ */
+export const BUNDLED_WORKER_FILE = "conversion-worker.mjs";
