@@ -52,9 +52,6 @@ type IntervalReport = { atSec: number; reads: LatencySummary; markdownReads: Lat
 const emptyWindow = (): Window => ({ reads: [], readFailures: 0, markdownReads: [], statuses: {}, hostileStatuses: {} });
 const count = (into: Record<string, number>, key: number) => (into[key] = (into[key] ?? 0) + 1);
 
-async function buildApp(): Promise<void> {
-  await buildBenchApp(args["build-dir"], Boolean(args["skip-build"]), log);
-}
 
 const LOAD = { users: [{ email: EMAIL, notes: 200 }], totalNotes: 200, seed: 4242 };
 
@@ -87,7 +84,7 @@ async function postgresDatabase(): Promise<SoakDatabase> {
 
 async function main(): Promise<number> {
   if (args.db !== "pglite" && args.db !== "postgres") throw new Error(`--db is pglite or postgres, not ${args.db}`);
-  await buildApp();
+  await buildBenchApp(args["build-dir"], Boolean(args["skip-build"]), log);
   const workDir = mkdtempSync(path.join(os.tmpdir(), "notes-soak-"));
   const database = args.db === "postgres" ? await postgresDatabase() : await embeddedDatabase(workDir);
   const user = database.user;

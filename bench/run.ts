@@ -110,12 +110,9 @@ const config = {
 };
 const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
-async function buildApp(): Promise<void> {
-  await buildBenchApp(args["build-dir"], Boolean(args["skip-build"]), log);
-}
 
 async function main(): Promise<number> {
-  await buildApp();
+  await buildBenchApp(args["build-dir"], Boolean(args["skip-build"]), log);
   const report: BenchReport = { startedAt: new Date().toISOString(), machine: machineInfo(), config, postgres: null, pglite: null, problems: [] };
   // A part that fails is a problem in the report; the other part still runs, and what was measured is written.
   const part = async <T>(label: string, run: () => Promise<T>): Promise<T | null> =>

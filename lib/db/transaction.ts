@@ -79,11 +79,10 @@ export async function writeTransaction<T>(
  */
 async function lockUserRow(tx: Prisma.TransactionClient, userId: string, limits: DatabaseLimits, author: string | null): Promise<void> {
   // Waiting in the account's queue has its own, longer bound; every later
-  // statement of the transaction is back under the ordinary lock bound.
-  const lockTimeout = (ms: number) => tx.$queryRaw`SELECT set_config('lock_timeout', ${String(ms)}, true)`;
-  // The author rides on the first statement rather than costing a round trip of its own.
-  if (author === null) await lockTimeout(limits.accountLockTimeoutMs);
-  else await tx.$queryRaw`SELECT set_config('lock_timeout', ${String(limits.accountLockTimeoutMs)}, true), set_config(${AUTHOR_SETTING}, ${author}, true)`;
+  // statement of the transaction is back under the ordinary lock bound. The
+  // author rides on this statement rather than costing a round trip of its own.
+  const authorSetting = author === null ? Prisma.empty : Prisma.sql`, set_config(${AUTHOR_SETTING}, ${author}, true)`;
+  await tx.$queryRaw`SELECT set_config('lock_timeout', ${String(limits.accountLockTimeoutMs)}, true)${authorSetting}`;
   // The ordinary bound is back once the lock is held, in the same statement:
   // the aggregate is computed only after its input, the locking scan, ended.
   await tx.$queryRaw`SELECT set_config('lock_timeout', ${String(limits.lockTimeoutMs)}, true)

@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
 import type { ConversionResult, ConversionTask } from "@/lib/editor/conversions";
-import { BUNDLED_WORKER_FILE } from "@/lib/editor/worker-file";
+import { bundledWorkerPath } from "@/lib/editor/worker-file";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
@@ -47,7 +47,7 @@ function state(): PoolState {
 function workerFile(): { url: string; kind: "bundled" | "checkout" } {
   const root = /* turbopackIgnore: true */ process.cwd();
   if (process.env.NODE_ENV === "production") {
-    const bundled = path.join(root, process.env.NEXT_DIST_DIR || ".next", BUNDLED_WORKER_FILE);
+    const bundled = bundledWorkerPath(root, process.env.NEXT_DIST_DIR || ".next");
     if (existsSync(bundled)) return { url: pathToFileURL(bundled).href, kind: "bundled" };
   }
   return { url: pathToFileURL(path.join(root, "lib", "editor", "conversion-worker.mjs")).href, kind: "checkout" };

@@ -102,8 +102,8 @@ export async function insertNote(tx: Prisma.TransactionClient, { userId, input: 
       ${JSON.stringify(input.content ?? [])}::jsonb, ${input.contentText ?? ""}, ${input.content === undefined ? "" : (input.derivedMarkdown ?? null)},
       ${input.pinned ?? false}, ${keep?.version ?? 1}, ${keep?.createdAt ?? now}, ${keep?.updatedAt ?? now})
     RETURNING n.id::text AS id, n.version, ${NOTE_JSON}::text AS note`;
-  const { id, version } = inserted!;
-  if (tagIds.length === 0) return { note: JSON.parse(inserted!.note) as TNote, version };
+  const { id, version, note } = inserted!;
+  if (tagIds.length === 0) return { note: JSON.parse(note) as TNote, version };
   // A new note's tag links can only follow its row, which recorded its first
   // revision without them (see the note_revisions migration): they join it here.
   const links = Prisma.sql`INSERT INTO note_tags (note_id, tag_id) SELECT ${id}::uuid, tag_id FROM unnest(${tagIds}::uuid[]) AS tag_id RETURNING tag_id`;

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { build } from "esbuild";
-import { BUNDLED_WORKER_FILE } from "@/lib/editor/worker-file";
+import { bundledWorkerPath } from "@/lib/editor/worker-file";
 
 /**
  * The conversion pool's worker (lib/editor/conversion-worker-main.ts) as one
@@ -21,11 +21,6 @@ export async function bundleConversionWorker(root: string, outfile: string): Pro
     packages: "external",
     logLevel: "warning",
   });
-}
-
-/** Where a production build in `distDir` keeps its bundled conversion worker. */
-export function bundledWorkerPath(root: string, distDir: string): string {
-  return path.join(root, distDir, BUNDLED_WORKER_FILE);
 }
 
 /**
