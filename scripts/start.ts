@@ -6,12 +6,13 @@ import { parseDatabaseUrl } from "@/lib/db/config";
 import { migrateDatabaseTarget } from "@/lib/db/migrate";
 import { getEnv } from "@/lib/env";
 import { assertProductionSettings } from "@/lib/production-settings";
-import { SERVER_NODE_ARGS } from "./lib/server-options";
+import { SERVER_ENV, SERVER_NODE_ARGS, serverEntryArgs } from "./lib/server-options";
 
 const root = process.cwd();
+const distDir = process.env.NEXT_DIST_DIR || ".next";
 
 async function main(): Promise<void> {
-  if (!existsSync(path.join(root, ".next", "BUILD_ID"))) {
+  if (!existsSync(path.join(root, distDir, "BUILD_ID"))) {
     throw new Error("No production build found: run `npm run build` first.");
   }
   const env = getEnv();
@@ -29,9 +30,9 @@ async function main(): Promise<void> {
 // exits when the server has. Through the IPC channel the server also stops if
 // this process dies without passing anything on.
 function serve(): void {
-  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, "--import", "tsx", path.join(root, "scripts/serve.ts")], {
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, ...serverEntryArgs(root, distDir)], {
     stdio: ["inherit", "inherit", "inherit", "ipc"],
-    env: { ...process.env, NODE_ENV: "production" },
+    env: { ...SERVER_ENV, ...process.env, NODE_ENV: "production" },
   });
   const stop = (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);

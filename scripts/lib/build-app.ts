@@ -2,16 +2,12 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { build } from "esbuild";
 import { bundledWorkerPath } from "@/lib/editor/worker-file";
+import { bundledServerPath } from "@/scripts/lib/server-options";
 
-/**
- * The conversion pool's worker (lib/editor/conversion-worker-main.ts) as one
- * ES module, packages left to node_modules. Loaded through tsx from a
- * checkout it costs more memory and starts slower: measured with one worker,
- * 124 MB instead of 161 MB once loaded.
- */
-export async function bundleConversionWorker(root: string, outfile: string): Promise<void> {
+/** One TypeScript entry point as one ES module for Node, packages left to node_modules. */
+async function bundleForNode(root: string, entry: string, outfile: string): Promise<void> {
   await build({
-    entryPoints: [path.join(root, "lib/editor/conversion-worker-main.ts")],
+    entryPoints: [path.join(root, entry)],
     outfile,
     bundle: true,
     platform: "node",
@@ -24,8 +20,28 @@ export async function bundleConversionWorker(root: string, outfile: string): Pro
 }
 
 /**
+ * The conversion pool's worker (lib/editor/conversion-worker-main.ts) as one
+ * ES module. Loaded through tsx from a checkout it costs more memory and
+ * starts slower: measured with one worker, 124 MB instead of 161 MB once loaded.
+ */
+export async function bundleConversionWorker(root: string, outfile: string): Promise<void> {
+  await bundleForNode(root, "lib/editor/conversion-worker-main.ts", outfile);
+}
+
+/**
+ * What a production server runs outside Next's bundle, bundled into the build's
+ * folder: the conversion worker, and the server's own entry (scripts/serve.ts),
+ * so the server process loads no TypeScript compiler: tsx's loader thread and
+ * compiler held about 36 MB of its memory.
+ */
+export async function bundleServerFiles(root: string, distDir: string): Promise<void> {
+  await bundleConversionWorker(root, bundledWorkerPath(root, distDir));
+  await bundleForNode(root, "scripts/serve.ts", bundledServerPath(root, distDir));
+}
+
+/**
  * The production app, as `npm run build` makes it: `next build` into
- * `distDir` (with `env` added), then the conversion worker bundled beside it.
+ * `distDir` (with `env` added), then the files bundled beside it.
  */
 export async function buildProductionApp(options: { root: string; distDir: string; env?: Record<string, string> }): Promise<void> {
   const { root, distDir } = options;
@@ -35,5 +51,5 @@ export async function buildProductionApp(options: { root: string; distDir: strin
     encoding: "utf8",
   });
   if (result.status !== 0) throw new Error(`next build failed:\n${result.stdout}\n${result.stderr}`);
-  await bundleConversionWorker(root, bundledWorkerPath(root, distDir));
+  await bundleServerFiles(root, distDir);
 }

@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import type { Readable } from "node:stream";
+import { SERVER_ENV, serverEntryArgs } from "./server-options";
 
 // Child processes for the dev script, the benchmark and the tests alike: one
 // way to start, watch, wait for and stop them.
@@ -232,7 +233,7 @@ export type ServerProcess = {
 
 /**
  * The production server (scripts/serve.ts, what `npm start` runs after its
- * migrations) of the current build, as a separate process on a free loopback
+ * migrations, bundled into the build) of the current build, as a separate process on a free loopback
  * port, once it answers. Like any production server it needs APP_URL (here its
  * own loopback URL) and BETTER_AUTH_SECRET (a fresh random one), unless `env`
  * says otherwise.
@@ -240,10 +241,12 @@ export type ServerProcess = {
 export async function startServerProcess(env: Record<string, string | undefined>, options: { nodeArgs?: string[] } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const args = [...(options.nodeArgs ?? []), "--import", "tsx", path.join(ROOT, "scripts/serve.ts")];
+  const distDir = env.NEXT_DIST_DIR ?? process.env.NEXT_DIST_DIR ?? ".next";
+  const args = [...(options.nodeArgs ?? []), ...serverEntryArgs(ROOT, distDir)];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
+      ...SERVER_ENV,
       ...process.env,
       NODE_ENV: "production",
       APP_URL: url,

@@ -100,7 +100,7 @@ describe.each(TEST_DB_KINDS)("npm start: SIGTERM under load, then restart (%s)",
     it(`${signal} to ${target}: in-flight requests are answered, idle sockets closed, the whole tree exits, and it starts again`, async () => {
       const app = await start();
       const tree = app.pids();
-      // npm → node scripts/start.ts → node scripts/serve.ts (a shell may sit under npm)
+      // npm → node scripts/start.ts → node .next/serve.mjs (a shell may sit under npm)
       expect(tree.length, app.output()).toBeGreaterThanOrEqual(3);
       const token = identity.tokenFor(email);
 
@@ -142,7 +142,7 @@ describe.each(TEST_DB_KINDS)("npm start: SIGTERM under load, then restart (%s)",
       });
       await waitFor(() => results.length >= 40, { timeoutMs: 60_000, message: () => `40 answers under load:\n${app.output()}` });
 
-      const pid = target === "npm" ? tree[0]! : pidRunning(tree, target === "the server" ? "scripts/serve.ts" : "scripts/start.ts");
+      const pid = target === "npm" ? tree[0]! : pidRunning(tree, target === "the server" ? "/serve.mjs" : "scripts/start.ts");
       process.kill(pid, signal);
       // Draining: the listener is closed (the load sees refusals), the half-sent requests still open.
       await Promise.all(loops);

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { waitFor } from "@/scripts/lib/processes";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
@@ -58,6 +59,16 @@ describe.each(TEST_DB_KINDS)("Markdown in and out (%s)", (kind) => {
     const started = /"event":"conversion\.pool_started","threads":\d+,"worker":"(\w+)"/;
     await waitFor(() => started.test(stack.app.output()), { timeoutMs: 10_000, message: () => `${started} in:\n${stack.app.output()}` });
     expect(started.exec(stack.app.output())?.[1]).toBe("bundled");
+  });
+
+  it("serves from the entry `npm run build` bundled, with no compiler loaded and two malloc arenas", () => {
+    const proc = `/proc/${stack.app.pid}`;
+    const args = readFileSync(`${proc}/cmdline`, "utf8").split("\0").filter(Boolean);
+    expect(args.at(-1)).toMatch(/\/serve\.mjs$/);
+    expect(args.join(" ")).not.toMatch(/tsx/);
+    // Neither tsx's compiler nor Next's native one (which a TypeScript config would load).
+    expect(readFileSync(`${proc}/maps`, "utf8")).not.toMatch(/esbuild|swc/);
+    expect(readFileSync(`${proc}/environ`, "utf8").split("\0")).toContain("MALLOC_ARENA_MAX=2");
   });
 
   describe("POST /api/notes with contentMarkdown, then GET as Markdown", () => {
