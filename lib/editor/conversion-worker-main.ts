@@ -6,6 +6,8 @@
  */
 import { readlinkSync } from "node:fs";
 import os from "node:os";
+import v8 from "node:v8";
+import vm from "node:vm";
 import type { MessagePort } from "node:worker_threads";
 import { getEditor, runConversion } from "./conversions";
 
@@ -28,6 +30,29 @@ try {
   // not permitted: conversions keep the default priority
 }
 
+/**
+ * A full garbage collection of this thread's heap, or null where it cannot be
+ * had. V8 otherwise leaves a large conversion's garbage in the heap until the
+ * next one needs the room, and the heap's pages stay in the server's memory in
+ * between. The flag is set only long enough to take the function from a new
+ * context, as Jest does for --logHeapUsage.
+ */
+function takeGc(): (() => void) | null {
+  try {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc") as () => void;
+    v8.setFlagsFromString("--no-expose-gc");
+    return typeof gc === "function" ? gc : null;
+  } catch {
+    return null;
+  }
+}
+const collectGarbage = takeGc();
+// A job that leaves more than this in the heap is followed by a collection
+// (0.07–0.15 s of this thread's time after a 100 KB Markdown note, which
+// leaves about 88 MB in use before it); a freshly loaded worker uses about 47 MB.
+const COLLECT_ABOVE_BYTES = 64 * 1024 * 1024;
+
 type Job = { task: Parameters<typeof runConversion>[0]; started: MessagePort } | { warm: true };
 
 export default async function convert(job: Job) {
@@ -37,5 +62,14 @@ export default async function convert(job: Job) {
   // The job's time budget starts now, not while it waited in the queue.
   started.postMessage({ threadId });
   started.close();
-  return runConversion(task);
+  try {
+    return await runConversion(task);
+  } finally {
+    // Once the answer has been posted back, not before it.
+    setImmediate(collectIfLarge);
+  }
+}
+
+function collectIfLarge(): void {
+  if (collectGarbage && v8.getHeapStatistics().used_heap_size > COLLECT_ABOVE_BYTES) collectGarbage();
 }
