@@ -63,22 +63,48 @@ describe.each(TEST_DB_KINDS)("statements sent to the driver directly (%s)", (kin
     });
   });
 
-  if (kind === "postgres") {
-    it("prepares each statement once per connection, under a name of its own", async () => {
-      const handle = await createDb({ kind: "postgres", url: database.url }, { poolMax: 1 });
-      try {
-        const db: Db = handle.db;
-        const statement = (n: number) => Prisma.sql`SELECT ${n}::int AS n`;
-        expect(await queryRows(db, statement(1), { prepare: true })).toEqual([{ n: 1 }]);
-        expect(await queryRows(db, statement(2), { prepare: true })).toEqual([{ n: 2 }]);
-        // Not asked to be prepared (its plan could depend on its values): sent unnamed.
-        expect(await queryRows(db, Prisma.sql`SELECT ${3}::int AS m`)).toEqual([{ m: 3 }]);
-        const prepared = await queryRows<{ name: string; statement: string }>(db, Prisma.sql`SELECT name, statement FROM pg_prepared_statements ORDER BY name`);
-        expect(prepared.map((row) => row.statement)).toEqual(["SELECT $1::int AS n"]);
-        expect(prepared[0]!.name).toMatch(/^notes_\d+$/);
-      } finally {
-        await handle.close();
-      }
-    });
+  /** A client of one connection: a pool of one on PostgreSQL; the embedded database has only one. */
+  async function withOneConnection(fn: (db: Db) => Promise<void>): Promise<void> {
+    if (kind === "pglite") return database.withDb(fn);
+    const handle = await createDb({ kind: "postgres", url: database.url }, { poolMax: 1 });
+    try {
+      await fn(handle.db);
+    } finally {
+      await handle.close();
+    }
   }
+
+  it("prepares each statement asked to be once, under a name of its own", async () => {
+    await withOneConnection(async (db) => {
+      const statement = (n: number) => Prisma.sql`SELECT ${n}::int AS n`;
+      expect(await queryRows(db, statement(1), { prepare: true })).toEqual([{ n: 1 }]);
+      expect(await queryRows(db, statement(2), { prepare: true })).toEqual([{ n: 2 }]);
+      // Not asked to be prepared (its plan could depend on its values): sent unnamed.
+      expect(await queryRows(db, Prisma.sql`SELECT ${3}::int AS m`)).toEqual([{ m: 3 }]);
+      const prepared = await queryRows<{ name: string; statement: string }>(db, Prisma.sql`SELECT name, statement FROM pg_prepared_statements ORDER BY name`);
+      // PostgreSQL shows the statement; the embedded database, the PREPARE that made it.
+      expect(prepared.map((row) => row.statement.replace(/^PREPARE \w+ AS /, ""))).toEqual(["SELECT $1::int AS n"]);
+      expect(prepared[0]!.name).toMatch(/^notes_\d+$/);
+    });
+  });
+
+  it("passes every kind of value through a prepared statement unchanged, quotes and backslashes included", async () => {
+    await withOneConnection(async (db) => {
+      const text = `o'brien \\ "x" ünï'); DROP TABLE notes; --`;
+      const read = (values: { text: string; n: number; big: number; yes: boolean; none: string | null }) =>
+        queryRows(
+          db,
+          Prisma.sql`SELECT ${values.text}::text AS text, ${values.n}::int AS n, ${values.big}::float8 AS big, ${values.yes}::boolean AS yes, ${values.none}::text AS none`,
+          { prepare: true },
+        );
+      for (const values of [
+        { text, n: -7, big: 1.5e300, yes: true, none: null },
+        { text: "", n: 0, big: 0.1, yes: false, none: "'" },
+      ]) {
+        expect(await read(values)).toEqual([values]);
+      }
+      // The text stayed a value: nothing it spells out ran.
+      expect(await queryRows(db, Prisma.sql`SELECT to_regclass('notes')::text AS t`)).toEqual([{ t: "notes" }]);
+    });
+  });
 });
