@@ -125,7 +125,8 @@ function postgresDirectQuery(pool: pg.Pool, { canPrepare }: { canPrepare: boolea
  * for that note). EXECUTE takes no bound parameters, so its values are written
  * into it as literals, quoted by pg's escapeLiteral and coerced by PostgreSQL
  * to the types the statement declared. A statement with a value of any other
- * kind than a string, a finite number, a boolean or null runs unnamed.
+ * kind than a string, a finite number, a boolean or null (or a string holding
+ * a NUL) runs unnamed.
  */
 function pgliteDirectQuery(pglite: PGlite): DirectQuery {
   const names = new Map<string, Promise<string>>();
@@ -152,7 +153,8 @@ function pgliteDirectQuery(pglite: PGlite): DirectQuery {
 /** A value as an SQL literal of unknown type, or undefined for a kind of value not written this way. */
 function sqlLiteral(value: unknown): string | undefined {
   if (value === null) return "NULL";
-  if (typeof value === "string") return pg.escapeLiteral(value);
+  // A NUL would end the statement's text early: such a value goes as a parameter, which PostgreSQL refuses.
+  if (typeof value === "string") return value.includes("\0") ? undefined : pg.escapeLiteral(value);
   if ((typeof value === "number" && Number.isFinite(value)) || typeof value === "boolean" || typeof value === "bigint") return pg.escapeLiteral(String(value));
   return undefined;
 }

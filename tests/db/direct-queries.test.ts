@@ -103,6 +103,9 @@ describe.each(TEST_DB_KINDS)("statements sent to the driver directly (%s)", (kin
       ]) {
         expect(await read(values)).toEqual([values]);
       }
+      // A NUL cannot be written into the statement: the value goes as a parameter, refused as it always was.
+      const nul = await read({ text: "a\0b", n: 1, big: 1, yes: true, none: null }).catch((err: unknown) => err);
+      expect(postgresCode(nul)).toBe("22021");
       // The text stayed a value: nothing it spells out ran.
       expect(await queryRows(db, Prisma.sql`SELECT to_regclass('notes')::text AS t`)).toEqual([{ t: "notes" }]);
     });
