@@ -61,9 +61,12 @@ export function killDevRuns(): void {
 
 /**
  * Ctrl-C: SIGINT to the child's whole process group. Resolves with how the
- * child (npm) exited, once every process of the group has exited.
+ * child (npm) exited, once every process of the group has exited and all it
+ * wrote has been read.
  */
 export async function interruptGroup(child: ChildProcess, timeoutMs = 15_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  let outputEnded = [child.stdout, child.stderr].every((stream) => !stream || stream.closed);
+  child.once("close", () => (outputEnded = true));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
     else child.once("exit", (code, signal) => resolve({ code, signal }));
@@ -71,6 +74,9 @@ export async function interruptGroup(child: ChildProcess, timeoutMs = 15_000): P
   process.kill(-child.pid!, "SIGINT");
   const result = await exited;
   await waitFor(() => !isGroupAlive(child.pid!), { timeoutMs, intervalMs: 100, message: `the processes of group ${child.pid} to exit after Ctrl-C` });
+  // A busy machine can run the exit before the group's last writes are read
+  // (both wait in the same turn of the event loop): the pipes close after them.
+  await waitFor(() => outputEnded, { timeoutMs, intervalMs: 20, message: `the output of group ${child.pid} to end` });
   return result;
 }
 
