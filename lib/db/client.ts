@@ -130,11 +130,13 @@ function postgresDirectQuery(pool: pg.Pool, { canPrepare }: { canPrepare: boolea
  */
 function pgliteDirectQuery(pglite: PGlite): DirectQuery {
   const names = new Map<string, Promise<string>>();
+  // Names are never reused: one that failed to prepare is forgotten, and the map's size shrinks with it.
+  let made = 0;
   const run = async (text: string, values: unknown[]) => (await pglite.query<Record<string, unknown>>(text, values)).rows;
   const prepared = (text: string): Promise<string> | undefined => {
     let name = names.get(text);
     if (!name && names.size < MAX_PREPARED_STATEMENTS) {
-      const chosen = `notes_${names.size + 1}`;
+      const chosen = `notes_${(made += 1)}`;
       name = pglite.query(`PREPARE ${chosen} AS ${text}`).then(() => chosen);
       // A statement that failed to prepare (it fails unprepared too) is tried afresh next time.
       name.catch(() => names.delete(text));

@@ -88,6 +88,20 @@ describe.each(TEST_DB_KINDS)("statements sent to the driver directly (%s)", (kin
     });
   });
 
+  it("gives a statement prepared after one that failed to prepare a name of its own", async () => {
+    await withOneConnection(async (db) => {
+      // Both start preparing before either ends; the first fails (no such column), the second is kept.
+      const [failed, kept] = await Promise.allSettled([
+        queryRows(db, Prisma.sql`SELECT no_such_column FROM notes WHERE id = ${randomUUID()}::uuid`, { prepare: true }),
+        queryRows(db, Prisma.sql`SELECT ${1}::int AS kept`, { prepare: true }),
+      ]);
+      expect(postgresCode(failed.status === "rejected" ? failed.reason : null)).toBe("42703");
+      expect(kept).toEqual({ status: "fulfilled", value: [{ kept: 1 }] });
+      expect(await queryRows(db, Prisma.sql`SELECT ${2}::int AS next`, { prepare: true })).toEqual([{ next: 2 }]);
+      expect(await queryRows(db, Prisma.sql`SELECT ${3}::int AS kept`, { prepare: true })).toEqual([{ kept: 3 }]);
+    });
+  });
+
   it("passes every kind of value through a prepared statement unchanged, quotes and backslashes included", async () => {
     await withOneConnection(async (db) => {
       const text = `o'brien \\ "x" ünï'); DROP TABLE notes; --`;
