@@ -1,6 +1,6 @@
 // Plain JavaScript, not TypeScript: a production server loads this file as it
-// starts, and Next.js compiles a TypeScript config with its native SWC module,
-// which then stays in the server's memory (about 23 MB of its resident set).
+// starts, and Next.js compiles a TypeScript config with its native SWC module
+// (24 MB mapped), which then stays loaded in the server.
 
 /** @type {import("next").NextConfig} */
 const nextConfig = {

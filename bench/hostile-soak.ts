@@ -52,7 +52,6 @@ type IntervalReport = { atSec: number; reads: LatencySummary; markdownReads: Lat
 const emptyWindow = (): Window => ({ reads: [], readFailures: 0, markdownReads: [], statuses: {}, hostileStatuses: {} });
 const count = (into: Record<string, number>, key: number) => (into[key] = (into[key] ?? 0) + 1);
 
-
 const LOAD = { users: [{ email: EMAIL, notes: 200 }], totalNotes: 200, seed: 4242 };
 
 type SoakDatabase = { databaseUrl: string; user: LoadedUser; drop(): Promise<void> };

@@ -110,7 +110,6 @@ const config = {
 };
 const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
-
 async function main(): Promise<number> {
   await buildBenchApp(args["build-dir"], Boolean(args["skip-build"]), log);
   const report: BenchReport = { startedAt: new Date().toISOString(), machine: machineInfo(), config, postgres: null, pglite: null, problems: [] };

@@ -31,8 +31,8 @@ export async function bundleConversionWorker(root: string, outfile: string): Pro
 /**
  * What a production server runs outside Next's bundle, bundled into the build's
  * folder: the conversion worker, and the server's own entry (scripts/serve.ts),
- * so the server process loads no TypeScript compiler: tsx's loader thread and
- * compiler held about 36 MB of its memory.
+ * so the server process loads no TypeScript compiler. Through tsx (which worker
+ * threads inherit) an idle server held 321 MB; bundled, 212 MB.
  */
 export async function bundleServerFiles(root: string, distDir: string): Promise<void> {
   await bundleConversionWorker(root, bundledWorkerPath(root, distDir));

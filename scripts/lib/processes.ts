@@ -232,9 +232,9 @@ export type ServerProcess = {
 };
 
 /**
- * The production server (scripts/serve.ts, what `npm start` runs after its
- * migrations, bundled into the build) of the current build, as a separate process on a free loopback
- * port, once it answers. Like any production server it needs APP_URL (here its
+ * The production server (scripts/serve.ts as the build bundled it, what
+ * `npm start` runs after its migrations) of the current build, as a separate
+ * process on a free loopback port, once it answers. Like any production server it needs APP_URL (here its
  * own loopback URL) and BETTER_AUTH_SECRET (a fresh random one), unless `env`
  * says otherwise.
  */
