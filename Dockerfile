@@ -32,4 +32,5 @@ COPY --from=build --chown=root:root /app/.next/standalone ./
 RUN mkdir -p .next/cache && chown node:node .next/cache
 USER node
 EXPOSE 3000
-CMD ["node", "server.js"]
+# The same heap flags as `npm start` (scripts/lib/server-options.ts).
+CMD ["node", "--max-old-space-size=256", "--heap-growing-percent=50", "server.js"]

@@ -4,7 +4,7 @@ import { encodeCursor, type NoteCursor } from "@/lib/notes/cursor";
 import type { TNote } from "@/lib/notes/schemas";
 import { escapeLikePattern, MAX_INDEXED_TOKEN_LENGTH, MIN_TOKEN_TERM_LENGTH, searchTerms, termLength } from "@/lib/notes/search-tokens";
 import { highlightNotes, snippetHtml } from "@/lib/notes/snippet";
-import { isoTimestamp, noteColumnsSql, noteJsonSql } from "@/lib/notes/serialize";
+import { isoTimestamp, noteJsonSql } from "@/lib/notes/serialize";
 
 
 export type ListNotesOptions = {
@@ -27,13 +27,16 @@ export type NoteList = { notes: TNote[]; total: number; nextCursor?: string };
 
 type NoteSort = "updated" | "relevance";
 
-/** A page already serialized by the database, for handlers that pass it straight through. */
-export type NoteListJson = { notesJson: string; total: number; nextCursor?: string };
+/**
+ * A page already serialized by the database, one JSON text per note, for
+ * handlers that pass it straight through. Notes come one per row: a page of
+ * large notes as one string would be one large allocation per request, which
+ * V8 places in its old generation and collects only with a full collection.
+ */
+export type NoteListJson = { noteJsons: string[]; total: number; nextCursor?: string };
 
 // Built once: the same text for every page, from the one field list.
-const NOTE_COLUMNS = noteColumnsSql("n");
-const NOTE_JSON = noteJsonSql("p");
-const ONE_NOTE_JSON = noteJsonSql("n");
+const NOTE_JSON = noteJsonSql("n");
 
 /** `%term%`, folded by the database's search_fold: the one definition of a match. */
 const foldedPattern = (term: string) => Prisma.sql`('%' || search_fold(${escapeLikePattern(term)}) || '%')`;
@@ -182,43 +185,39 @@ export async function listNotesJson(db: DbClient, options: ListNotesOptions): Pr
           " UNION ALL ",
         )}) AS matches ORDER BY updated_at DESC, id DESC ${page}) AS ordered`;
   const [pageRows, total] = await Promise.all([
-    queryRows<{ notes: string; next_updated_at: string | null; next_id: string | null; fetched: bigint | number | string }>(
+    queryRows<{ note: string | null; updated_at: string; id: string }>(
       db,
-      Prisma.sql`WITH fetched AS MATERIALIZED (${fetched}),
-      page AS (
-        SELECT ${NOTE_COLUMNS}, f.position
-        FROM fetched f JOIN notes n ON n.id = f.id
-      )
+      Prisma.sql`WITH fetched AS MATERIALIZED (${fetched})
       SELECT
-        coalesce(json_agg(${NOTE_JSON} ORDER BY p.position) FILTER (WHERE p.position <= ${options.limit}), '[]'::json)::text AS notes,
-        max(${isoTimestamp(Prisma.sql`p.updated_at`)}) FILTER (WHERE p.position = ${options.limit}) AS next_updated_at,
-        max(p.id::text) FILTER (WHERE p.position = ${options.limit}) AS next_id,
-        count(*) AS fetched
-      FROM page p`,
+        CASE WHEN f.position <= ${options.limit} THEN ${NOTE_JSON}::text END AS note,
+        ${isoTimestamp(Prisma.sql`n.updated_at`)} AS updated_at,
+        n.id::text AS id
+      FROM fetched f JOIN notes n ON n.id = f.id
+      ORDER BY f.position`,
     ),
     matches ? Promise.resolve(matches.total) : countNotes(db, options),
   ]);
-  const row = pageRows[0]!;
+  const noteJsons = pageRows.slice(0, options.limit).map((row) => row.note!);
   // A cursor continues the default order only; ranked pages go by offset.
-  const hasMore = !ranked && Number(row.fetched) > options.limit;
+  const last = !ranked && pageRows.length > options.limit ? pageRows[options.limit - 1] : undefined;
   return {
-    notesJson: searching && options.highlight ? await withSnippets(db, row.notes, options.search) : row.notes,
+    noteJsons: searching && options.highlight ? await withSnippets(db, noteJsons, options.search) : noteJsons,
     total,
-    nextCursor: hasMore && row.next_updated_at && row.next_id ? encodeCursor({ updatedAt: row.next_updated_at, id: row.next_id }) : undefined,
+    nextCursor: last ? encodeCursor({ updatedAt: last.updated_at, id: last.id }) : undefined,
   };
 }
 
 /** The page's notes, each with its `snippet`. */
-async function withSnippets(db: DbClient, notesJson: string, search: string | undefined): Promise<string> {
-  const notes = JSON.parse(notesJson) as TNote[];
+async function withSnippets(db: DbClient, noteJsons: string[], search: string | undefined): Promise<string[]> {
+  const notes = noteJsons.map((json) => JSON.parse(json) as TNote);
   const highlights = await highlightNotes(db, notes, search);
-  return JSON.stringify(notes.map((note, index) => ({ ...note, snippet: snippetHtml(highlights[index]!.snippet) })));
+  return notes.map((note, index) => JSON.stringify({ ...note, snippet: snippetHtml(highlights[index]!.snippet) }));
 }
 
 /** A page of the user's notes as objects (see listNotesJson). */
 export async function listNotes(db: DbClient, options: ListNotesOptions): Promise<NoteList> {
-  const { notesJson, total, nextCursor } = await listNotesJson(db, options);
-  return { notes: JSON.parse(notesJson) as TNote[], total, ...(nextCursor ? { nextCursor } : {}) };
+  const { noteJsons, total, nextCursor } = await listNotesJson(db, options);
+  return { notes: noteJsons.map((json) => JSON.parse(json) as TNote), total, ...(nextCursor ? { nextCursor } : {}) };
 }
 
 export async function getNoteOrThrow(
@@ -234,7 +233,7 @@ export async function getNoteJsonOrThrow(db: DbClient, { id, userId }: { id: str
   // Ownership is part of the lookup: another user's note is indistinguishable from a missing one.
   const [row] = await queryRows<{ note: string; version: number }>(
     db,
-    Prisma.sql`SELECT ${ONE_NOTE_JSON}::text AS note, n.version FROM notes n WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid`,
+    Prisma.sql`SELECT ${NOTE_JSON}::text AS note, n.version FROM notes n WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid`,
     { prepare: true },
   );
   if (!row) throw noteNotFound();

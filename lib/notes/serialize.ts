@@ -83,12 +83,9 @@ const jsonObjectSql = (fields: readonly WireField[], alias: string, ...extra: Pr
     ...extra,
   ])})`;
 
-/** The note columns noteJsonSql reads, for a query that selects them from `alias` first. */
-export const noteColumnsSql = (alias: string) => Prisma.raw(NOTE_FIELDS.map((field) => `${alias}.${field.column}`).join(", "));
-
 /**
  * The wire form of the note in row `alias` of the notes table, as the database
- * builds it for list pages (the same object serializeNoteWithTags makes).
+ * builds it for reads (the same object serializeNoteWithTags makes).
  */
 export function noteJsonSql(alias: string): Prisma.Sql {
   const tags = Prisma.sql`(

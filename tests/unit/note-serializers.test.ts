@@ -26,9 +26,10 @@ describe.each(TEST_DB_KINDS)("the note's JSON on %s", (kind) => {
       await db.$executeRaw`UPDATE notes SET updated_at = '2026-01-02T03:04:05.100Z' WHERE id = ${note.id}::uuid`;
 
       const page = await listNotesJson(db, { userId, limit: 10, offset: 0 });
-      const single = await Promise.all((JSON.parse(page.notesJson) as { id: string }[]).map(({ id }) => getNoteOrThrow(db, { id, userId })));
+      const listed = page.noteJsons.map((json) => JSON.parse(json) as { id: string });
+      const single = await Promise.all(listed.map(({ id }) => getNoteOrThrow(db, { id, userId })));
       // Whitespace aside (the database's JSON has some), re-encoding shows key order too.
-      expect(JSON.stringify(JSON.parse(page.notesJson))).toBe(JSON.stringify(single.map((read) => read.note)));
+      expect(JSON.stringify(listed)).toBe(JSON.stringify(single.map((read) => read.note)));
       expect(single.at(-1)!.note.updatedAt).toBe("2026-01-02T03:04:05.100Z");
       expect(single.find((read) => read.note.id === note.id)!.note.tags.map((tag) => tag.name)).toEqual(["Alpha", "zeta"]);
     });

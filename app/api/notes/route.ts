@@ -15,9 +15,10 @@ export const dynamic = "force-dynamic";
 export const GET = withAuth(async ({ req, user, db }) => {
   const query = parseQuery(req, ZListNotesQuerySchema);
   const page = await listNotesJson(db, { userId: user.userId, ...query });
-  // The page arrives serialized by the database; it is passed through, not parsed and re-encoded.
+  // The notes arrive serialized by the database; they are passed through, not parsed and re-encoded.
   const cursor = page.nextCursor ? `,"nextCursor":${JSON.stringify(page.nextCursor)}` : "";
-  return jsonTextResponse(`{"notes":${page.notesJson},"total":${page.total}${cursor}}`);
+  const notes = page.noteJsons.flatMap((json, index) => (index === 0 ? [json] : [",", json]));
+  return jsonTextResponse(['{"notes":[', ...notes, `],"total":${page.total}${cursor}}`]);
 });
 
 // POST /api/notes – create a note (content as BlockNote JSON or Markdown); an Idempotency-Key makes retries safe
