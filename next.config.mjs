@@ -20,7 +20,7 @@ const nextConfig = {
   // own .wasm/.data files relative to their install location (nodemailer is
   // Node-only and needs no bundling either; piscina starts its workers from
   // its own files, which must stay where it is installed).
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/schema-engine-wasm", "@blocknote/server-util", "nodemailer", "piscina"],
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/schema-engine-wasm", "nodemailer", "piscina"],
   experimental: {
     serverActions: {
       // The editor saves a whole note body (BlockNote JSON) per save; see NOTE_CONTENT_MAX_BYTES.

@@ -8,12 +8,10 @@
  * Relative imports and no `server-only`: the worker loads this file with tsx,
  * outside Next's bundle.
  */
-import type { ServerBlockNoteEditor } from "@blocknote/server-util";
+import type { BlockNoteEditor } from "@blocknote/core";
 import { contentLimitViolation } from "./content-limits";
 import { contentToText } from "./content-text";
 import { noteSchema, type NoteBlock, type NoteSchema } from "./schema";
-
-type NoteServerEditor = ServerBlockNoteEditor<NoteSchema["blockSchema"], NoteSchema["inlineContentSchema"], NoteSchema["styleSchema"]>;
 
 export type ConversionTask =
   /** A body given as Markdown: its blocks, their text and their Markdown as BlockNote writes it. */
@@ -33,29 +31,64 @@ export type ConversionResult =
   /** The input cannot be converted, or converts to content over the limits: the caller's fault, a 400. */
   | { ok: false; reason: string };
 
-let editor: Promise<NoteServerEditor> | undefined;
+type NoteEditor = BlockNoteEditor<NoteSchema["blockSchema"], NoteSchema["inlineContentSchema"], NoteSchema["styleSchema"]>;
 
-/** Loads BlockNote and JSDOM once, before a worker takes its first job (so loading is not billed to a job's budget). */
-export function getEditor(): Promise<NoteServerEditor> {
-  // One editor per worker; conversions in a worker run one at a time, so the
-  // `window`/`document` globals ServerBlockNoteEditor sets for a call never overlap.
-  editor ??= import("@blocknote/server-util").then(async ({ ServerBlockNoteEditor }) => {
-    const created = ServerBlockNoteEditor.create({ schema: noteSchema });
+/** BlockNote's conversions, each run with a DOM in place. */
+type Converter = {
+  markdownToBlocks(markdown: string): Promise<NoteBlock[]>;
+  blocksToMarkdown(blocks: NoteBlock[]): Promise<string>;
+};
+
+let loaded: Promise<Converter> | undefined;
+
+/**
+ * Loads BlockNote and JSDOM once, before a worker takes its first job (so
+ * loading is not billed to a job's budget). BlockNote's core and a JSDOM
+ * window, not its server utilities, which also load React, React DOM and
+ * BlockNote's React views for conversions that never render: 10 MB more heap
+ * in every worker.
+ */
+export function loadConverter(): Promise<Converter> {
+  loaded ??= (async () => {
+    const [{ BlockNoteEditor, blocksToMarkdown }, { JSDOM }] = await Promise.all([import("@blocknote/core"), import("jsdom")]);
+    const editor: NoteEditor = BlockNoteEditor.create({ schema: noteSchema });
+    const { window } = new JSDOM();
+    const scope = globalThis as { window?: unknown; document?: unknown };
+    // Conversions in a worker run one at a time, so the `window`/`document`
+    // globals BlockNote reads are set for one call and never overlap. Each
+    // call gets a new document: one parsed earlier is not kept alive by the
+    // selector caches of a document used again.
+    const withDom = async <T>(run: (document: Document) => Promise<T> | T): Promise<T> => {
+      const saved = { window: scope.window, document: scope.document };
+      const document = window.document.implementation.createHTMLDocument("");
+      scope.window = window;
+      scope.document = document;
+      try {
+        return await run(document);
+      } finally {
+        scope.window = saved.window;
+        scope.document = saved.document;
+      }
+    };
+    const created: Converter = {
+      markdownToBlocks: (markdown) => withDom(() => editor.tryParseMarkdownToBlocks(markdown)),
+      blocksToMarkdown: (blocks) => withDom((document) => blocksToMarkdown(blocks, editor.pmSchema, editor, { document })),
+    };
     // The Markdown parser and serializer load on first use: load them now.
-    await created.blocksToMarkdownLossy(await created.tryParseMarkdownToBlocks("*warm* up"));
+    await created.blocksToMarkdown(await created.markdownToBlocks("*warm* up"));
     return created;
-  });
-  return editor;
+  })();
+  return loaded;
 }
 
 export async function runConversion(task: ConversionTask): Promise<ConversionResult> {
-  const server = await getEditor();
+  const converter = await loadConverter();
   if (task.kind === "block-markdown") {
     if (!Array.isArray(task.content)) return { ok: false, reason: "Content is not BlockNote JSON" };
     const blockMarkdown: (string | null)[] = [];
     for (const block of task.content as NoteBlock[]) {
       try {
-        blockMarkdown.push((await server.blocksToMarkdownLossy([block])).trim());
+        blockMarkdown.push((await converter.blocksToMarkdown([block])).trim());
       } catch {
         // Not a block BlockNote knows: it lines up with nothing.
         blockMarkdown.push(null);
@@ -67,17 +100,17 @@ export async function runConversion(task: ConversionTask): Promise<ConversionRes
     let content: unknown;
     try {
       // As JSON carries it: the blocks hold `undefined` where JSON has null (a table's unset column widths).
-      content = JSON.parse(JSON.stringify(await server.tryParseMarkdownToBlocks(task.markdown)));
+      content = JSON.parse(JSON.stringify(await converter.markdownToBlocks(task.markdown)));
     } catch {
       return { ok: false, reason: "Markdown could not be converted to blocks" };
     }
     const violation = contentLimitViolation(content);
     if (violation) return { ok: false, reason: `Converts to content over the limits: ${violation}` };
-    const markdown = await server.blocksToMarkdownLossy(content as NoteBlock[]);
+    const markdown = await converter.blocksToMarkdown(content as NoteBlock[]);
     return { ok: true, content, contentText: contentToText(content), markdown: markdown.trim() };
   }
   try {
-    const markdown = await server.blocksToMarkdownLossy(task.content as NoteBlock[]);
+    const markdown = await converter.blocksToMarkdown(task.content as NoteBlock[]);
     return { ok: true, contentText: contentToText(task.content), markdown: markdown.trim() };
   } catch {
     // Not BlockNote JSON (the API stores any JSON value).
