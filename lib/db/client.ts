@@ -170,9 +170,9 @@ function sqlLiteral(value: unknown): string | undefined {
  * statements cast those to text, integer or json, or read them through Number().
  *
  * `prepare`: only for a statement whose best plan does not depend on its
- * values (a lookup by key). A prepared statement may be run on a generic plan,
- * which for a search or a page of a list could be far worse than the plan
- * made for the values at hand.
+ * values (a lookup by key, a plain page of the list index). A prepared
+ * statement may be run on a generic plan, which for a search or a tag's page
+ * could be far worse than the plan made for the values at hand.
  */
 export async function queryRows<T>(db: DbClient, query: Prisma.Sql, options: { prepare?: boolean } = {}): Promise<T[]> {
   const direct = directQueries.get(db as PrismaClient);

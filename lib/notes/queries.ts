@@ -129,7 +129,8 @@ async function countNotes(db: DbClient, options: ListNotesOptions): Promise<numb
     : Prisma.sql`(SELECT note_count FROM users WHERE id = ${options.userId}::uuid)`;
   const pinned = Prisma.sql`(SELECT count(*) FROM notes n WHERE ${filterBranches({ ...options, search: undefined, cursor: undefined, pinned: true })[0]!})`;
   const total = options.pinned === undefined ? counter : options.pinned ? pinned : Prisma.sql`${counter} - ${pinned}`;
-  const rows = await queryRows<{ total: number | null }>(db, Prisma.sql`SELECT (${total})::int AS total`);
+  // Counters read by key, or the pinned notes counted through their own index: the same plan for any values.
+  const rows = await queryRows<{ total: number | null }>(db, Prisma.sql`SELECT (${total})::int AS total`, { prepare: true });
   return Number(rows[0]?.total ?? 0);
 }
 
@@ -194,6 +195,11 @@ export async function listNotesJson(db: DbClient, options: ListNotesOptions): Pr
         n.id::text AS id
       FROM fetched f JOIN notes n ON n.id = f.id
       ORDER BY f.position`,
+      // A plain page has one sensible plan (the list index, in its order),
+      // whatever the values; a search's or a tag's depends on how many notes
+      // match. PostgreSQL also keeps planning a prepared statement afresh when
+      // its generic plan looks costlier than the ones made for the values.
+      { prepare: !searching && !options.tagId },
     ),
     matches ? Promise.resolve(matches.total) : countNotes(db, options),
   ]);

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createDb, Prisma, queryRows, type Db } from "@/lib/db/client";
 import { postgresCode } from "@/lib/db/failures";
 import { createNote } from "@/lib/notes/mutations";
-import { getNoteJsonOrThrow, getNoteOrThrow } from "@/lib/notes/queries";
+import { getNoteJsonOrThrow, getNoteOrThrow, listNotes } from "@/lib/notes/queries";
 import { NOTE_OMIT, NOTE_TAGS_INCLUDE, serializeNoteWithTags } from "@/lib/notes/serialize";
 import { createTag } from "@/lib/tags/mutations";
 import { createUser } from "@/lib/users/mutations";
@@ -99,6 +99,43 @@ describe.each(TEST_DB_KINDS)("statements sent to the driver directly (%s)", (kin
       expect(kept).toEqual({ status: "fulfilled", value: [{ kept: 1 }] });
       expect(await queryRows(db, Prisma.sql`SELECT ${2}::int AS next`, { prepare: true })).toEqual([{ next: 2 }]);
       expect(await queryRows(db, Prisma.sql`SELECT ${3}::int AS kept`, { prepare: true })).toEqual([{ kept: 3 }]);
+    });
+  });
+
+  it("prepares a plain list page, not a tag's or a search's, and pages the same on every run", async () => {
+    await withOneConnection(async (db) => {
+      const user = await createUser(db, { email: `${randomUUID()}@example.com` });
+      const tag = await createTag(db, { userId: user.id, input: { name: "work" } });
+      const ids: string[] = [];
+      for (let i = 0; i < 7; i += 1) {
+        const { note } = await createNote(db, { userId: user.id, input: { title: `Note ${i}`, content: [], contentText: `body ${i}`, pinned: i === 3, tagIds: i % 2 ? [tag.id] : [] } });
+        ids.push(note.id);
+      }
+      // Most recently updated first: the order the notes were written, reversed.
+      const newestFirst = [...ids].reverse();
+      // Past the fifth run PostgreSQL may plan a prepared statement generically: every run must still page the same.
+      for (let run = 0; run < 8; run += 1) {
+        for (const offset of [0, 2, 5]) {
+          const page = await listNotes(db, { userId: user.id, limit: 2, offset });
+          expect(page.notes.map((note) => note.id)).toEqual(newestFirst.slice(offset, offset + 2));
+          expect(page.total).toBe(7);
+        }
+        const pinned = await listNotes(db, { userId: user.id, pinned: true, limit: 5, offset: 0 });
+        expect(pinned.notes.map((note) => note.id)).toEqual([ids[3]]);
+        expect(pinned.total).toBe(1);
+      }
+      const first = await listNotes(db, { userId: user.id, limit: 3, offset: 0 });
+      const next = await listNotes(db, { userId: user.id, limit: 3, offset: 0, cursor: { updatedAt: first.notes[2]!.updatedAt, id: first.notes[2]!.id } });
+      expect(next.notes.map((note) => note.id)).toEqual(newestFirst.slice(3, 6));
+      await listNotes(db, { userId: user.id, tagId: tag.id, limit: 2, offset: 0 });
+      await listNotes(db, { userId: user.id, search: "body", limit: 2, offset: 0 });
+
+      const prepared = await queryRows<{ statement: string }>(db, Prisma.sql`SELECT statement FROM pg_prepared_statements`);
+      const pages = prepared.map((row) => row.statement).filter((statement) => statement.includes("WITH fetched"));
+      // The plain page, the pinned page and the cursor's page; none filtered by a tag or a search.
+      expect(pages).toHaveLength(3);
+      expect(pages.some((statement) => statement.includes("note_tags nt WHERE nt.note_id = n.id AND nt.tag_id"))).toBe(false);
+      expect(pages.some((statement) => statement.includes("search_fold"))).toBe(false);
     });
   });
 
