@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { DbClient } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { attachmentUrl, type TAttachment } from "@/lib/attachments/schemas";
@@ -29,7 +29,7 @@ export const attachmentLimitText = (bytes = getEnv().ATTACHMENT_MAX_BYTES) =>
  * caller's to enforce while reading (413 before the bytes are held).
  */
 export async function storeAttachment(
-  db: DbClient,
+  db: Db,
   { userId, bytes, declaredType, name }: { userId: string; bytes: Buffer; declaredType: string | null; name?: string },
 ): Promise<TAttachment> {
   if (bytes.length === 0) throw new AppError("BAD_REQUEST", { userMessage: "The file is empty" });

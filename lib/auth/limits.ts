@@ -1,5 +1,5 @@
 import { addressLimitKey } from "@/lib/auth/client-address";
-import type { DbClient } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import { authAccountLimitKey } from "@/lib/rate-limit/keys";
 import { consumeRateLimit, pruneRateLimits, type RateLimitRule, type RateLimitState } from "@/lib/rate-limit/limiter";
 
@@ -57,7 +57,7 @@ const KEEP_ENDED_WINDOWS_SECONDS = 2 * HOUR;
  * shares them. Returns the exceeded limit, or null when the request may go on.
  */
 export async function limitAuthRequest(
-  db: DbClient,
+  db: Db,
   request: { operation: AuthOperation; address: string | null; email?: string | null },
 ): Promise<AuthLimitExceeded | null> {
   const limit: AuthLimit = AUTH_LIMITS[request.operation];

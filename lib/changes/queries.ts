@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { Prisma, type DbClient } from "@/lib/db/client";
+import { Prisma, type Db } from "@/lib/db/client";
 import { onAccountWrite } from "@/lib/db/account-writes";
 import { getEnv } from "@/lib/env";
 import { AppError, MESSAGES } from "@/lib/errors";
@@ -20,7 +20,7 @@ type FollowOptions = TChangesQuery & { userId: string; signal?: AbortSignal };
  * change (woken at once by this instance's writes, and checking the database
  * every second for others'), holding no connection while it waits.
  */
-export async function followChanges(db: DbClient, { userId, since, limit, wait, signal }: FollowOptions): Promise<TChangesResponse> {
+export async function followChanges(db: Db, { userId, since, limit, wait, signal }: FollowOptions): Promise<TChangesResponse> {
   await pruneExpiredChanges(db, userId);
   if (since === undefined || wait === 0) return readChanges(db, { userId, since, limit });
 
@@ -50,14 +50,14 @@ export async function followChanges(db: DbClient, { userId, since, limit, wait, 
 }
 
 /** The number of the account's newest change (0 before any). */
-async function headOf(db: DbClient, userId: string): Promise<bigint> {
+async function headOf(db: Db, userId: string): Promise<bigint> {
   const [row] = await db.$queryRaw<{ head: string }[]>`SELECT change_seq::text AS head FROM users WHERE id = ${userId}::uuid`;
   return BigInt(row?.head ?? "0");
 }
 
 type Row = { head: string; oldest: string | null; changes: string };
 
-async function readChanges(db: DbClient, { userId, since, limit }: { userId: string; since?: string; limit: number }): Promise<TChangesResponse> {
+async function readChanges(db: Db, { userId, since, limit }: { userId: string; since?: string; limit: number }): Promise<TChangesResponse> {
   if (since === undefined) return { changes: [], cursor: String(await headOf(db, userId)), hasMore: false };
   // One statement, one snapshot: the head, the oldest change kept and the page agree.
   const [row] = await db.$queryRaw<Row[]>`
@@ -87,7 +87,7 @@ async function readChanges(db: DbClient, { userId, since, limit }: { userId: str
 }
 
 /** Deletes the account's changes older than CHANGES_RETENTION_DAYS, a bounded batch from the oldest. */
-async function pruneExpiredChanges(db: DbClient, userId: string): Promise<void> {
+async function pruneExpiredChanges(db: Db, userId: string): Promise<void> {
   const cutoff = new Date(Date.now() - getEnv().CHANGES_RETENTION_DAYS * 24 * 60 * 60 * 1000);
   await db.$executeRaw`
     DELETE FROM changes c USING (

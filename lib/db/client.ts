@@ -10,15 +10,32 @@ import { getEnv } from "@/lib/env";
 
 export { Prisma };
 export type Db = PrismaClient;
-/** A client or an open transaction: data-layer functions accept either. */
-export type DbClient = PrismaClient | Prisma.TransactionClient;
+
+// A registered symbol: a transaction made through one copy of this module (see drivers below) is one to every copy.
+const TRANSACTION = Symbol.for("notes.transaction");
+
+/**
+ * An open write transaction on one connection of the driver itself (see
+ * runTransaction): statements go to it through queryRows.
+ */
+export type Transaction = { readonly [TRANSACTION]: true; query(sql: Prisma.Sql): Promise<Record<string, unknown>[]> };
+
+/** A client or an open transaction: data-layer functions that only run SQL (queryRows) accept either. */
+export type DbClient = PrismaClient | Transaction;
+
+/**
+ * Runs `fn` in a transaction on a connection of its own: `prologue` (SQL with
+ * no parameters, may be empty) rides on the BEGIN's round trip, and `fn`'s
+ * statements follow. COMMIT once `fn` resolves, ROLLBACK when it throws; past
+ * the bound the transaction is given up (TransactionExpiredError) and rolled back.
+ */
+type TransactionRunner = <T>(prologue: string, fn: (tx: Transaction) => Promise<T>) => Promise<T>;
 
 export type DbHandle = { db: PrismaClient; target: DatabaseTarget; close(): Promise<void> };
 
 /** How write transactions run on a client: its time bounds, and whether each transaction must set them itself. */
 export type TransactionSettings = { limits: DatabaseLimits; setPerTransaction: boolean };
 
-const transactionSettings = new WeakMap<PrismaClient, TransactionSettings>();
 
 /**
  * One statement sent straight to the driver under a client: its rows as the
@@ -26,11 +43,18 @@ const transactionSettings = new WeakMap<PrismaClient, TransactionSettings>();
  */
 type DirectQuery = (text: string, values: unknown[], prepare: boolean) => Promise<Record<string, unknown>[]>;
 
-const directQueries = new WeakMap<PrismaClient, DirectQuery>();
+/** What a client made by createDb or dbFromPglite runs beside Prisma, on the same driver. */
+type ClientDriver = { settings: TransactionSettings; query: DirectQuery; transaction: TransactionRunner };
+
+// Kept on globalThis, as the client itself is (getDbHandle): the bundler may
+// give two route chunks copies of this module, and a client made through one
+// copy must find its driver through the other.
+const driversKey = Symbol.for("notes.db.drivers");
+const drivers: WeakMap<PrismaClient, ClientDriver> = ((globalThis as { [driversKey]?: WeakMap<PrismaClient, ClientDriver> })[driversKey] ??= new WeakMap());
 
 /** The settings a client was created with; the environment's for one made elsewhere. */
 export function transactionSettingsFor(db: PrismaClient): TransactionSettings {
-  return transactionSettings.get(db) ?? { limits: databaseLimits(getEnv()), setPerTransaction: false };
+  return drivers.get(db)?.settings ?? { limits: databaseLimits(getEnv()), setPerTransaction: false };
 }
 
 export type CreateDbOptions = { poolMax?: number; limits?: DatabaseLimits };
@@ -55,8 +79,11 @@ export async function createDb(target: DatabaseTarget, options: CreateDbOptions 
     // A connection that fails while idle in the pool is dropped by the pool; the next query opens another.
     pool.on("error", () => {});
     const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
-    transactionSettings.set(db, { limits, setPerTransaction: pooled });
-    directQueries.set(db, postgresDirectQuery(pool, { canPrepare: !pooled }));
+    drivers.set(db, {
+      settings: { limits, setPerTransaction: pooled },
+      query: postgresDirectQuery(pool, { canPrepare: !pooled }),
+      transaction: postgresTransactions(pool, limits),
+    });
     return { db, target, close: () => db.$disconnect() };
   }
   const pglite = await openPglite(target.dataDir);
@@ -84,8 +111,7 @@ export function dbFromPglite(
   limits: DatabaseLimits = databaseLimits(getEnv()),
 ): DbHandle {
   const db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
-  transactionSettings.set(db, { limits, setPerTransaction: false });
-  directQueries.set(db, pgliteDirectQuery(pglite));
+  drivers.set(db, { settings: { limits, setPerTransaction: false }, query: pgliteDirectQuery(pglite), transaction: pgliteTransactions(pglite, limits) });
   return {
     db,
     target,
@@ -152,6 +178,101 @@ function pgliteDirectQuery(pglite: PGlite): DirectQuery {
   };
 }
 
+/**
+ * Write transactions on a connection of the pool, with the driver's own
+ * protocol: through Prisma's interactive transactions, each statement cost
+ * about 0.8 ms of the server's CPU beside the driver's 0.1 ms, and a create's
+ * five statements held the account's write lock that much longer (see
+ * docs/performance.md). A transaction past its bound is given up: its
+ * connection is closed rather than returned (a statement of it may still be
+ * running), and the server rolls it back.
+ */
+function postgresTransactions(pool: pg.Pool, limits: DatabaseLimits): TransactionRunner {
+  return async (prologue, fn) => {
+    const client = await pool.connect();
+    let open = true;
+    let discard = false;
+    const tx: Transaction = {
+      [TRANSACTION]: true,
+      async query(sql) {
+        if (!open) throw new TransactionExpiredError(limits.transactionTimeoutMs);
+        return (await client.query<Record<string, unknown>>({ text: sql.text, values: sql.values })).rows;
+      },
+    };
+    try {
+      await client.query(prologue === "" ? "BEGIN" : `BEGIN; ${prologue}`);
+      const result = await withinBound(fn(tx), limits.transactionTimeoutMs);
+      open = false;
+      await client.query("COMMIT");
+      return result;
+    } catch (err) {
+      if (!open || err instanceof TransactionExpiredError) discard = true;
+      open = false;
+      if (!discard) await client.query("ROLLBACK").catch(() => (discard = true));
+      throw err;
+    } finally {
+      client.release(discard || undefined);
+    }
+  };
+}
+
+/**
+ * Write transactions on the embedded database: PGlite's own, which hold its
+ * one connection (other statements wait for the COMMIT, as they did for
+ * Prisma's transactions on it).
+ */
+function pgliteTransactions(pglite: PGlite, limits: DatabaseLimits): TransactionRunner {
+  return (prologue, fn) =>
+    pglite.transaction(async (open) => {
+      let usable = true;
+      const tx: Transaction = {
+        [TRANSACTION]: true,
+        async query(sql) {
+          if (!usable) throw new TransactionExpiredError(limits.transactionTimeoutMs);
+          return (await open.query<Record<string, unknown>>(sql.text, sql.values)).rows;
+        },
+      };
+      try {
+        if (prologue !== "") await open.exec(prologue);
+        return await withinBound(fn(tx), limits.transactionTimeoutMs);
+      } finally {
+        usable = false;
+      }
+    });
+}
+
+/** A transaction that ran past its bound and was given up; nothing of it was committed. */
+export class TransactionExpiredError extends Error {
+  readonly kind = "TransactionExpired";
+  constructor(boundMs: number) {
+    super(`The transaction ran past its ${boundMs} ms bound and was rolled back`);
+  }
+}
+
+/** `work`, or TransactionExpiredError once `ms` pass first. */
+function withinBound<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TransactionExpiredError(ms)), ms);
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Runs `fn` as one transaction of `db`'s own driver (see TransactionRunner).
+ * `prologue`: SQL without parameters sent with the BEGIN (settings for the
+ * transaction), or "".
+ */
+export function runTransaction<T>(db: PrismaClient, prologue: string, fn: (tx: Transaction) => Promise<T>): Promise<T> {
+  const driver = drivers.get(db);
+  if (!driver) throw new Error("This client was not made by createDb or dbFromPglite");
+  return driver.transaction(prologue, fn);
+}
+
+function isTransaction(db: DbClient): db is Transaction {
+  return TRANSACTION in db;
+}
+
 /** A value as an SQL literal of unknown type, or undefined for a kind of value not written this way. */
 function sqlLiteral(value: unknown): string | undefined {
   if (value === null) return "NULL";
@@ -165,7 +286,7 @@ function sqlLiteral(value: unknown): string | undefined {
  * The rows of one statement. On a client (not an open transaction) it goes to
  * the driver directly: on the hottest paths (authenticating a request,
  * reading one note) Prisma's own work per query costs more than the query.
- * In a transaction it runs there, through Prisma. Columns come back as the
+ * In a transaction it runs on the transaction's connection. Columns come back as the
  * driver parses them, which differs between drivers for bigint and numeric:
  * statements cast those to text, integer or json, or read them through Number().
  *
@@ -175,8 +296,9 @@ function sqlLiteral(value: unknown): string | undefined {
  * could be far worse than the plan made for the values at hand.
  */
 export async function queryRows<T>(db: DbClient, query: Prisma.Sql, options: { prepare?: boolean } = {}): Promise<T[]> {
-  const direct = directQueries.get(db as PrismaClient);
-  if (direct) return (await direct(query.text, query.values, options.prepare === true)) as T[];
+  if (isTransaction(db)) return (await db.query(query)) as T[];
+  const driver = drivers.get(db);
+  if (driver) return (await driver.query(query.text, query.values, options.prepare === true)) as T[];
   return db.$queryRaw<T[]>(query);
 }
 

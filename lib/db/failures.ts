@@ -67,6 +67,11 @@ function prismaCode(err: unknown): string | undefined {
   return undefined;
 }
 
+/** A unique constraint refused the write (23505). */
+export function isUniqueViolation(err: unknown): boolean {
+  return postgresCode(err) === "23505";
+}
+
 /** A serialization failure or deadlock: running the whole transaction again is the cure. */
 export function isWriteConflict(err: unknown): boolean {
   const code = postgresCode(err);
@@ -84,7 +89,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return chain(err).some(
     (item) =>
       (typeof item.code === "string" && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE)$/.test(item.code)) ||
-      (typeof item.kind === "string" && /^(DatabaseNotReachable|ConnectionClosed|SocketTimeout|TooManyConnections)$/.test(item.kind)) ||
+      (typeof item.kind === "string" && /^(DatabaseNotReachable|ConnectionClosed|SocketTimeout|TooManyConnections|TransactionExpired)$/.test(item.kind)) ||
       (typeof item.message === "string" && UNAVAILABLE_PATTERN.test(item.message)),
   );
 }

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { Prisma, transactionSettingsFor, type Db } from "@/lib/db/client";
+import pg from "pg";
+import { runTransaction, transactionSettingsFor, type Db, type Transaction } from "@/lib/db/client";
 import { isWriteConflict } from "@/lib/db/failures";
 import { transactionSettingsSql, type DatabaseLimits } from "@/lib/db/limits";
 import { unavailableError } from "@/lib/errors";
@@ -31,33 +32,19 @@ const RETRY_BASE_MS = 15;
 const RETRY_CAP_MS = 400;
 
 /**
- * Runs `fn` as one interactive transaction within the configured time bounds.
- * A deadlock or serialization failure (40P01, 40001) runs the whole
- * transaction again, up to DATABASE_WRITE_RETRIES more times with jittered
- * backoff; only then it is a 503 with Retry-After. `fn` may therefore run more
- * than once and must do nothing outside the transaction it is given.
+ * Runs `fn` as one transaction within the configured time bounds, on a
+ * connection of the driver itself (runTransaction). A deadlock or
+ * serialization failure (40P01, 40001) runs the whole transaction again, up to
+ * DATABASE_WRITE_RETRIES more times with jittered backoff; only then it is a
+ * 503 with Retry-After. `fn` may therefore run more than once and must do
+ * nothing outside the transaction it is given.
  */
-export async function writeTransaction<T>(
-  db: Db,
-  fn: (tx: Prisma.TransactionClient) => Promise<T>,
-  options: WriteTransactionOptions = {},
-): Promise<T> {
+export async function writeTransaction<T>(db: Db, fn: (tx: Transaction) => Promise<T>, options: WriteTransactionOptions = {}): Promise<T> {
   const { limits, setPerTransaction } = transactionSettingsFor(db);
+  const prologue = transactionPrologue(limits, { setPerTransaction, ...options });
   for (let attempt = 0; ; attempt += 1) {
     try {
-      const result = await db.$transaction(
-        async (tx) => {
-          if (setPerTransaction) await tx.$queryRawUnsafe(transactionSettingsSql(limits));
-          const author = options.author === undefined ? null : authorSettingValue(options.author);
-          if (options.lockUserId !== undefined) await lockUserRow(tx, options.lockUserId, limits, author);
-          else if (author !== null) await tx.$queryRaw`SELECT set_config(${AUTHOR_SETTING}, ${author}, true)`;
-          return fn(tx);
-        },
-        // Waiting for a connection ends with the pool's own bound; the
-        // transaction's bound is above any one statement's, so a transaction
-        // given up on has no statement left running.
-        { maxWait: limits.poolTimeoutMs, timeout: limits.transactionTimeoutMs },
-      );
+      const result = await runTransaction(db, prologue, fn);
       if (options.lockUserId !== undefined) accountWritten(options.lockUserId);
       return result;
     } catch (err) {
@@ -72,19 +59,36 @@ export async function writeTransaction<T>(
 }
 
 /**
+ * What a transaction runs before `fn`, sent with its BEGIN in one round trip:
+ * the time bounds where connections cannot keep them (a transaction-mode
+ * pooler), the author its revisions record, and the account's write lock
+ * (below). Values are integers from validated configuration, and an id and
+ * JSON quoted as literals.
+ */
+function transactionPrologue(limits: DatabaseLimits, options: WriteTransactionOptions & { setPerTransaction: boolean }): string {
+  const { setPerTransaction, author, lockUserId } = options;
+  const settings = [
+    // Waiting in the account's queue has its own, longer bound.
+    ...(lockUserId === undefined ? [] : [`set_config('lock_timeout', '${limits.accountLockTimeoutMs}', true)`]),
+    ...(author === undefined ? [] : [`set_config('${AUTHOR_SETTING}', ${pg.escapeLiteral(authorSettingValue(author))}, true)`]),
+  ];
+  return [
+    ...(setPerTransaction ? [transactionSettingsSql(limits)] : []),
+    ...(settings.length > 0 ? [`SELECT ${settings.join(", ")}`] : []),
+    ...(lockUserId === undefined ? [] : [lockUserRowSql(lockUserId, limits)]),
+  ].join("; ");
+}
+
+/**
  * Takes the account's write lock: its `users` row, FOR NO KEY UPDATE, the
  * same lock the note counter trigger takes, so it adds no new conflict with
  * anything but the account's other writes (sign-ins and foreign-key checks
- * against the row do not wait on it).
+ * against the row do not wait on it). The ordinary lock bound is back once
+ * the lock is held, in the same statement: the aggregate is computed only
+ * after its input, the locking scan, ended. Every later statement of the
+ * transaction is under it.
  */
-async function lockUserRow(tx: Prisma.TransactionClient, userId: string, limits: DatabaseLimits, author: string | null): Promise<void> {
-  // Waiting in the account's queue has its own, longer bound; every later
-  // statement of the transaction is back under the ordinary lock bound. The
-  // author rides on this statement rather than costing a round trip of its own.
-  const authorSetting = author === null ? Prisma.empty : Prisma.sql`, set_config(${AUTHOR_SETTING}, ${author}, true)`;
-  await tx.$queryRaw`SELECT set_config('lock_timeout', ${String(limits.accountLockTimeoutMs)}, true)${authorSetting}`;
-  // The ordinary bound is back once the lock is held, in the same statement:
-  // the aggregate is computed only after its input, the locking scan, ended.
-  await tx.$queryRaw`SELECT set_config('lock_timeout', ${String(limits.lockTimeoutMs)}, true)
-    FROM (SELECT count(*) FROM (SELECT 1 FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE) AS account) AS locked`;
+function lockUserRowSql(userId: string, limits: DatabaseLimits): string {
+  return `SELECT set_config('lock_timeout', '${limits.lockTimeoutMs}', true)
+    FROM (SELECT count(*) FROM (SELECT 1 FROM users WHERE id = ${pg.escapeLiteral(userId)}::uuid FOR NO KEY UPDATE) AS account) AS locked`;
 }

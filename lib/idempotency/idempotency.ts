@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { Prisma, type Db } from "@/lib/db/client";
+import { Prisma, queryRows, type Db, type Transaction } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/transaction";
 import { AppError, jsonResponse } from "@/lib/errors";
 import type { RevisionAuthor } from "@/lib/revisions/author";
@@ -43,7 +43,7 @@ export type IdempotentOptions = {
    * the key: the resource and the stored response are committed together or
    * not at all.
    */
-  perform: (tx: Prisma.TransactionClient) => Promise<StoredResponse>;
+  perform: (tx: Transaction) => Promise<StoredResponse>;
 };
 
 /** The key was claimed by a request that committed first: replay its response. */
@@ -74,21 +74,20 @@ export async function idempotent(db: Db, options: IdempotentOptions): Promise<Re
         db,
         async (tx) => {
           const now = new Date();
+          const keyed = Prisma.sql`user_id = ${where.userId}::uuid AND scope = ${where.scope} AND key = ${where.key}`;
           // Expired keys are replaced, lazily, on their next use.
-          await tx.idempotencyKey.deleteMany({ where: { ...where, expiresAt: { lte: now } } });
-          const { count } = await tx.idempotencyKey.createMany({
-            data: [{ ...where, requestHash, status: 0, body: {}, createdAt: now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) }],
-            skipDuplicates: true,
-          });
-          if (count === 0) throw new KeyTaken();
+          await queryRows(tx, Prisma.sql`DELETE FROM idempotency_keys WHERE ${keyed} AND expires_at <= ${now}`);
+          const claimed = await queryRows(tx, Prisma.sql`
+            INSERT INTO idempotency_keys (user_id, scope, key, request_hash, status, body, created_at, expires_at)
+            VALUES (${where.userId}::uuid, ${where.scope}, ${where.key}, ${requestHash}, 0, '{}'::jsonb, ${now}, ${new Date(now.getTime() + IDEMPOTENCY_TTL_MS)})
+            ON CONFLICT (user_id, scope, key) DO NOTHING
+            RETURNING 1`);
+          if (claimed.length === 0) throw new KeyTaken();
           const result = await perform(tx);
           if (result.status >= 200 && result.status < 300) {
-            await tx.idempotencyKey.update({
-              where: { userId_scope_key: where },
-              data: { status: result.status, body: toStoredBody(result) },
-            });
+            await queryRows(tx, Prisma.sql`UPDATE idempotency_keys SET status = ${result.status}, body = ${JSON.stringify(toStoredBody(result))}::jsonb WHERE ${keyed}`);
           } else {
-            await tx.idempotencyKey.delete({ where: { userId_scope_key: where } });
+            await queryRows(tx, Prisma.sql`DELETE FROM idempotency_keys WHERE ${keyed}`);
           }
           return result;
         },
@@ -124,8 +123,8 @@ function canonicalJson(value: unknown): string {
 // (a note's ETag), so a replay is the first response, byte for byte in JSON.
 type StoredBody = { body: unknown; headers: Record<string, string> };
 
-function toStoredBody(response: StoredResponse): Prisma.InputJsonValue {
-  return { body: response.body, headers: response.headers ?? {} } as Prisma.InputJsonValue;
+function toStoredBody(response: StoredResponse): StoredBody {
+  return { body: response.body, headers: response.headers ?? {} };
 }
 
 function replay(stored: { status: number; body: unknown; requestHash: string }, requestHash: string): Response {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { contentToText, inlineText } from "@/lib/editor/content-text";
-import type { DbClient } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import { getNoteOrThrow } from "@/lib/notes/queries";
 import type { TBlockOutline, TNoteBlocksResponse } from "@/lib/notes/schemas";
 
@@ -292,7 +292,7 @@ function blockOutline(content: unknown): TBlockOutline[] {
 
 /** A note as its block outline (GET ?format=blocks, get_note format "blocks"), with the version edits may be conditional on. */
 export async function getNoteBlocksOrThrow(
-  db: DbClient,
+  db: Db,
   { id, userId }: { id: string; userId: string },
 ): Promise<{ body: TNoteBlocksResponse; version: number }> {
   const { note, version } = await getNoteOrThrow(db, { id, userId });

@@ -1,4 +1,4 @@
-import type { Db, DbClient, Prisma } from "@/lib/db/client";
+import { Prisma, queryRows, type Db, type DbClient } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/transaction";
 import { contentLimitViolation } from "@/lib/editor/content-limits";
 import { contentToText } from "@/lib/editor/content-text";
@@ -66,8 +66,8 @@ export async function editNote(db: Db, { id, userId, operations, ifVersion, auth
   const written = await writeTransaction(
     db,
     async (tx) => {
-      const locked = await tx.$queryRaw<{ version: number }[]>`
-        SELECT version FROM notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid FOR UPDATE`;
+      const locked = await queryRows<{ version: number }>(tx, Prisma.sql`
+        SELECT version FROM notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid FOR UPDATE`);
       const version = locked[0]?.version;
       if (version === undefined || (ifVersion !== undefined && version !== ifVersion)) throw await missingOrModified(tx, { id, userId });
       // Unless written since it was read: then apply to the note as it is now, under the lock.
@@ -84,12 +84,12 @@ export async function editNote(db: Db, { id, userId, operations, ifVersion, auth
   return written;
 }
 
-async function readState(db: DbClient | Prisma.TransactionClient, { id, userId }: { id: string; userId: string }) {
-  const row = await db.note.findFirst({
-    where: { id, userId },
-    select: { title: true, content: true, version: true, tags: { select: { tagId: true } } },
-  });
-  return row && { title: row.title, content: row.content, version: row.version, tagIds: row.tags.map((link) => link.tagId) };
+async function readState(db: DbClient, { id, userId }: { id: string; userId: string }) {
+  const [row] = await queryRows<{ title: string; content: Prisma.JsonValue; version: number; tag_ids: string[] }>(db, Prisma.sql`
+    SELECT n.title, n.content, n.version,
+      ARRAY(SELECT nt.tag_id::text FROM note_tags nt WHERE nt.note_id = n.id ORDER BY nt.tag_id) AS tag_ids
+    FROM notes n WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid`);
+  return row && { title: row.title, content: row.content, version: row.version, tagIds: row.tag_ids };
 }
 
 /** Converts each operation's Markdown to blocks in the conversion pool; Markdown BlockNote cannot convert is a 400 naming it. */

@@ -1,4 +1,4 @@
-import type { DbClient } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import { contentToText } from "@/lib/editor/content-text";
 import { blockMarkdownOf } from "@/lib/editor/markdown";
 import { AppError } from "@/lib/errors";
@@ -136,7 +136,7 @@ type ResolvedMarkdownBody = { content?: unknown; contentText?: string; derivedMa
  * `givenText` the contentText the caller gave, if any.
  */
 export async function keepUnchangedBlocks<T extends ResolvedMarkdownBody>(
-  db: DbClient,
+  db: Db,
   { id, userId, ifVersion, givenText }: { id: string; userId: string; ifVersion?: number; givenText?: string },
   resolved: T,
 ): Promise<T> {

@@ -1,5 +1,5 @@
 import { after } from "next/server";
-import type { DbClient } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import { contentToMarkdown, noteMarkdown } from "@/lib/editor/markdown";
 import { noteNotFound } from "@/lib/errors";
 import { log } from "@/lib/log";
@@ -22,7 +22,7 @@ export type NoteMarkdown = {
  * triggers unbounded work. A body that is not BlockNote JSON (stored as null)
  * reads as its contentText.
  */
-export async function getNoteMarkdownOrThrow(db: DbClient, { id, userId }: { id: string; userId: string }): Promise<NoteMarkdown> {
+export async function getNoteMarkdownOrThrow(db: Db, { id, userId }: { id: string; userId: string }): Promise<NoteMarkdown> {
   // The content (often the largest column) is not loaded when the Markdown is there.
   const row = await db.note.findFirst({
     where: { id, userId },
@@ -56,7 +56,7 @@ const rendering = new Map<string, Promise<string | undefined>>();
  * meanwhile stored its own, and neither version nor updatedAt change. A body
  * that is not BlockNote JSON reads as its plain text.
  */
-function renderStoredMarkdown(db: DbClient, { id, userId, version }: { id: string; userId: string; version: number }): Promise<string | undefined> {
+function renderStoredMarkdown(db: Db, { id, userId, version }: { id: string; userId: string; version: number }): Promise<string | undefined> {
   const key = `${id}:${version}`;
   const running = rendering.get(key);
   if (running) return running;
@@ -80,7 +80,7 @@ function renderStoredMarkdown(db: DbClient, { id, userId, version }: { id: strin
  * request (scripts, a host that stops work at the response), the first
  * Markdown read renders it instead.
  */
-export function renderMarkdownAfterResponse(db: DbClient, note: { id: string; userId: string; version: number }): void {
+export function renderMarkdownAfterResponse(db: Db, note: { id: string; userId: string; version: number }): void {
   const task = () =>
     renderStoredMarkdown(db, note).then(
       () => undefined,

@@ -1,10 +1,10 @@
-import { Prisma, type Db, type DbClient } from "@/lib/db/client";
+import { Prisma, queryRows, type Db, type DbClient, type Transaction } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/transaction";
 import { UNTITLED } from "@/lib/editor/types";
 import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError } from "@/lib/editor/markdown";
 import { AppError, MESSAGES, noteNotFound } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
-import { NOTE_OMIT, NOTE_TAGS_INCLUDE, noteJsonSql, serializeNoteWithTags } from "@/lib/notes/serialize";
+import { noteJsonSql } from "@/lib/notes/serialize";
 import { noteEtag } from "@/lib/notes/etag";
 import { keepUnchangedBlocks } from "@/lib/notes/markdown-merge";
 import type { RevisionAuthor } from "@/lib/revisions/author";
@@ -14,7 +14,7 @@ import { moveNoteToTrash, purgeExpiredTrashQuietly } from "@/lib/trash/move";
 async function ownedTagIds(db: DbClient, userId: string, tagIds: string[] | undefined): Promise<string[]> {
   if (!tagIds || tagIds.length === 0) return [];
   const unique = [...new Set(tagIds.map((id) => id.toLowerCase()))];
-  const owned = await db.tag.findMany({ where: { userId, id: { in: unique } }, select: { id: true } });
+  const owned = await queryRows<{ id: string }>(db, Prisma.sql`SELECT id::text AS id FROM tags WHERE user_id = ${userId}::uuid AND id = ANY(${unique}::uuid[])`);
   return owned.map((tag) => tag.id);
 }
 
@@ -89,31 +89,31 @@ export async function createNote(db: Db, { userId, author, input }: CreateNoteOp
  * tags are read after that lock, so a tag deleted meanwhile is simply not
  * attached.
  */
-export async function insertNote(tx: Prisma.TransactionClient, { userId, input: given, keep }: Omit<CreateNoteOptions, "author">): Promise<VersionedNote> {
+export async function insertNote(tx: Transaction, { userId, input: given, keep }: Omit<CreateNoteOptions, "author">): Promise<VersionedNote> {
   const input = await resolveMarkdownBody(given);
   const tagIds = await ownedTagIds(tx, userId, input.tagIds);
   // One timestamp for both, so updatedAt equals createdAt on a new note.
   const now = new Date();
   // As writeNoteUpdate: one statement writes the row and returns the note's
   // wire form, built by the database (an untagged note's tags are `[]`).
-  const [inserted] = await tx.$queryRaw<{ id: string; version: number; note: string }[]>`
+  const [inserted] = await queryRows<{ id: string; version: number; note: string }>(tx, Prisma.sql`
     INSERT INTO notes AS n (id, user_id, title, content, content_text, content_markdown, pinned, version, created_at, updated_at)
     VALUES (${keep ? Prisma.sql`${keep.id}::uuid` : Prisma.sql`gen_random_uuid()`}, ${userId}::uuid, ${input.title},
       ${JSON.stringify(input.content ?? [])}::jsonb, ${input.contentText ?? ""}, ${input.content === undefined ? "" : (input.derivedMarkdown ?? null)},
       ${input.pinned ?? false}, ${keep?.version ?? 1}, ${keep?.createdAt ?? now}, ${keep?.updatedAt ?? now})
-    RETURNING n.id::text AS id, n.version, ${NOTE_JSON}::text AS note`;
+    RETURNING n.id::text AS id, n.version, ${NOTE_JSON}::text AS note`);
   const { id, version, note } = inserted!;
   if (tagIds.length === 0) return { note: JSON.parse(note) as TNote, version };
   // A new note's tag links can only follow its row, which recorded its first
   // revision without them (see the note_revisions migration): they join it here.
   const links = Prisma.sql`INSERT INTO note_tags (note_id, tag_id) SELECT ${id}::uuid, tag_id FROM unnest(${tagIds}::uuid[]) AS tag_id RETURNING tag_id`;
-  if (keep) await tx.$executeRaw`${links}`;
+  if (keep) await queryRows(tx, links);
   else {
-    await tx.$executeRaw`WITH links AS (${links})
+    await queryRows(tx, Prisma.sql`WITH links AS (${links})
       UPDATE note_revisions SET tag_ids = (SELECT array_agg(tag_id ORDER BY tag_id) FROM links)
-      WHERE note_id = ${id}::uuid AND version = ${version}`;
+      WHERE note_id = ${id}::uuid AND version = ${version}`);
   }
-  const [tagged] = await tx.$queryRaw<{ note: string }[]>`SELECT ${NOTE_JSON}::text AS note FROM notes n WHERE n.id = ${id}::uuid`;
+  const [tagged] = await queryRows<{ note: string }>(tx, Prisma.sql`SELECT ${NOTE_JSON}::text AS note FROM notes n WHERE n.id = ${id}::uuid`);
   return { note: JSON.parse(tagged!.note) as TNote, version };
 }
 
@@ -163,15 +163,15 @@ export type WriteNoteUpdateOptions = {
  * the note's row, so the revision the row's write records (see the
  * note_revisions migration) has it.
  */
-export async function writeNoteUpdate(tx: Prisma.TransactionClient, { id, userId, input, ifVersion }: WriteNoteUpdateOptions): Promise<VersionedNote> {
+export async function writeNoteUpdate(tx: Transaction, { id, userId, input, ifVersion }: WriteNoteUpdateOptions): Promise<VersionedNote> {
   if (input.tagIds !== undefined) {
     // The note is the user's and at the version, and stays so (its row is locked), before its links change.
-    const [locked] = await tx.$queryRaw<{ version: number }[]>`
-      SELECT version FROM notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid FOR UPDATE`;
+    const [locked] = await queryRows<{ version: number }>(tx, Prisma.sql`
+      SELECT version FROM notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid FOR UPDATE`);
     if (!locked || (ifVersion !== undefined && locked.version !== ifVersion)) throw await missingOrModified(tx, { id, userId });
     const tagIds = await ownedTagIds(tx, userId, input.tagIds);
-    await tx.noteTag.deleteMany({ where: { noteId: id } });
-    if (tagIds.length > 0) await tx.noteTag.createMany({ data: tagIds.map((tagId) => ({ noteId: id, tagId })) });
+    await queryRows(tx, Prisma.sql`DELETE FROM note_tags WHERE note_id = ${id}::uuid`);
+    if (tagIds.length > 0) await queryRows(tx, Prisma.sql`INSERT INTO note_tags (note_id, tag_id) SELECT ${id}::uuid, tag_id FROM unnest(${tagIds}::uuid[]) AS tag_id`);
   }
   // One statement writes the row and returns the note's wire form, built by
   // the database: through the query builder, a long note's JSON cost about as
@@ -185,10 +185,10 @@ export async function writeNoteUpdate(tx: Prisma.TransactionClient, { id, userId
     Prisma.sql`updated_at = ${new Date()}`,
     Prisma.sql`version = version + 1`,
   ].filter((set) => set !== null);
-  const [written] = await tx.$queryRaw<{ version: number; note: string }[]>`
+  const [written] = await queryRows<{ version: number; note: string }>(tx, Prisma.sql`
     UPDATE notes n SET ${Prisma.join(sets)}
     WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid${ifVersion === undefined ? Prisma.empty : Prisma.sql` AND n.version = ${ifVersion}`}
-    RETURNING n.version, ${NOTE_JSON}::text AS note`;
+    RETURNING n.version, ${NOTE_JSON}::text AS note`);
   if (!written) throw await missingOrModified(tx, { id, userId });
   return { note: JSON.parse(written.note) as TNote, version: written.version };
 }
@@ -224,21 +224,23 @@ export async function discardEmptyNote(db: Db, { id, userId, ifVersion }: { id: 
   return writeTransaction(
     db,
     async (tx) =>
-      (await tx.$executeRaw`
+      (await queryRows(tx, Prisma.sql`
         DELETE FROM notes n
         WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid AND n.version = ${ifVersion}
-          AND n.title = ${UNTITLED} AND n.content_text = '' AND NOT EXISTS (SELECT 1 FROM note_tags nt WHERE nt.note_id = n.id)`) > 0,
+          AND n.title = ${UNTITLED} AND n.content_text = '' AND NOT EXISTS (SELECT 1 FROM note_tags nt WHERE nt.note_id = n.id)
+        RETURNING 1`)).length > 0,
     { lockUserId: userId },
   );
 }
 
 /** After a conditional write touched nothing: 404 when the note is gone, else 412 with the current note. */
 export async function missingOrModified(db: DbClient, { id, userId }: { id: string; userId: string }): Promise<AppError> {
-  const current = await db.note.findFirst({ where: { id, userId }, include: NOTE_TAGS_INCLUDE, omit: NOTE_OMIT });
+  const [current] = await queryRows<{ version: number; note: string }>(db, Prisma.sql`
+    SELECT n.version, ${NOTE_JSON}::text AS note FROM notes n WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid`);
   if (!current) return noteNotFound();
   return new AppError("PRECONDITION_FAILED", {
     userMessage: MESSAGES.noteModified,
-    fields: { note: serializeNoteWithTags(current) },
+    fields: { note: JSON.parse(current.note) as TNote },
     headers: { ETag: noteEtag(current.version) },
   });
 }

@@ -1,4 +1,4 @@
-import { Prisma, queryRows, type DbClient } from "@/lib/db/client";
+import { Prisma, queryRows, type Db } from "@/lib/db/client";
 import { noteNotFound } from "@/lib/errors";
 import { encodeCursor, type NoteCursor } from "@/lib/notes/cursor";
 import type { TNote } from "@/lib/notes/schemas";
@@ -123,7 +123,7 @@ function relevanceScore(userId: string, terms: string[]): Prisma.Sql {
  * their own index, which holds only them; the notes not pinned are the
  * counter less those, read in the same statement's snapshot.
  */
-async function countNotes(db: DbClient, options: ListNotesOptions): Promise<number> {
+async function countNotes(db: Db, options: ListNotesOptions): Promise<number> {
   const counter = options.tagId
     ? Prisma.sql`(SELECT note_count FROM tags WHERE id = ${options.tagId}::uuid AND user_id = ${options.userId}::uuid)`
     : Prisma.sql`(SELECT note_count FROM users WHERE id = ${options.userId}::uuid)`;
@@ -135,7 +135,7 @@ async function countNotes(db: DbClient, options: ListNotesOptions): Promise<numb
 }
 
 /** The exact number of notes matching a search, and how many notes the user has. */
-async function countMatches(db: DbClient, options: ListNotesOptions): Promise<{ total: number; notes: number }> {
+async function countMatches(db: Db, options: ListNotesOptions): Promise<{ total: number; notes: number }> {
   const counts = filterBranches({ ...options, cursor: undefined }).map((where) => Prisma.sql`(SELECT count(*) FROM notes n WHERE ${where})`);
   const rows = await queryRows<{ total: number; notes: number }>(
     db,
@@ -152,7 +152,7 @@ const WALK_COST = 8;
  * the exact total, serialized to JSON by the database itself: a page of large
  * notes is passed on as one string rather than decoded and encoded again.
  */
-export async function listNotesJson(db: DbClient, options: ListNotesOptions): Promise<NoteListJson> {
+export async function listNotesJson(db: Db, options: ListNotesOptions): Promise<NoteListJson> {
   // One row past the page tells whether a next page exists.
   const take = options.limit + 1;
   const terms = searchTerms(options.search);
@@ -214,20 +214,20 @@ export async function listNotesJson(db: DbClient, options: ListNotesOptions): Pr
 }
 
 /** The page's notes, each with its `snippet`. */
-async function withSnippets(db: DbClient, noteJsons: string[], search: string | undefined): Promise<string[]> {
+async function withSnippets(db: Db, noteJsons: string[], search: string | undefined): Promise<string[]> {
   const notes = noteJsons.map((json) => JSON.parse(json) as TNote);
   const highlights = await highlightNotes(db, notes, search);
   return notes.map((note, index) => JSON.stringify({ ...note, snippet: snippetHtml(highlights[index]!.snippet) }));
 }
 
 /** A page of the user's notes as objects (see listNotesJson). */
-export async function listNotes(db: DbClient, options: ListNotesOptions): Promise<NoteList> {
+export async function listNotes(db: Db, options: ListNotesOptions): Promise<NoteList> {
   const { noteJsons, total, nextCursor } = await listNotesJson(db, options);
   return { notes: noteJsons.map((json) => JSON.parse(json) as TNote), total, ...(nextCursor ? { nextCursor } : {}) };
 }
 
 export async function getNoteOrThrow(
-  db: DbClient,
+  db: Db,
   { id, userId }: { id: string; userId: string },
 ): Promise<{ note: TNote; version: number }> {
   const { noteJson, version } = await getNoteJsonOrThrow(db, { id, userId });
@@ -235,7 +235,7 @@ export async function getNoteOrThrow(
 }
 
 /** One note's wire form, built by the database (noteJsonSql) for handlers that pass it straight through. */
-export async function getNoteJsonOrThrow(db: DbClient, { id, userId }: { id: string; userId: string }): Promise<{ noteJson: string; version: number }> {
+export async function getNoteJsonOrThrow(db: Db, { id, userId }: { id: string; userId: string }): Promise<{ noteJson: string; version: number }> {
   // Ownership is part of the lookup: another user's note is indistinguishable from a missing one.
   const [row] = await queryRows<{ note: string; version: number }>(
     db,

@@ -83,13 +83,18 @@ const jsonObjectSql = (fields: readonly WireField[], alias: string, ...extra: Pr
     ...extra,
   ])})`;
 
+/** The wire form of the tag in row `alias` of the tags table, as the database builds it (the same object serializeTag makes). */
+export function tagJsonSql(alias: string): Prisma.Sql {
+  return jsonObjectSql(TAG_FIELDS, alias);
+}
+
 /**
  * The wire form of the note in row `alias` of the notes table, as the database
  * builds it for reads (the same object serializeNoteWithTags makes).
  */
 export function noteJsonSql(alias: string): Prisma.Sql {
   const tags = Prisma.sql`(
-    SELECT coalesce(json_agg(${jsonObjectSql(TAG_FIELDS, "t")} ORDER BY t.name, t.id), '[]'::json)
+    SELECT coalesce(json_agg(${tagJsonSql("t")} ORDER BY t.name, t.id), '[]'::json)
     FROM note_tags nt JOIN tags t ON t.id = nt.tag_id
     WHERE nt.note_id = ${Prisma.raw(alias)}.id
   )`;

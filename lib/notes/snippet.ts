@@ -1,4 +1,4 @@
-import type { DbClient } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import type { ExcerptPart } from "@/lib/notes/excerpt";
 import { excerptAround } from "@/lib/notes/excerpt";
 import { searchTerms } from "@/lib/notes/search-tokens";
@@ -15,7 +15,7 @@ type Folding = ReadonlyMap<string, string>;
 let folding: Promise<Folding> | undefined;
 
 /** The database's case-folding table (fixed data, the same in every database of this app). */
-function loadFolding(db: DbClient): Promise<Folding> {
+function loadFolding(db: Db): Promise<Folding> {
   const loading =
     folding ??
     db.searchCaseFolding.findMany().then(
@@ -111,7 +111,7 @@ export type NoteHighlight = { title: ExcerptPart[]; snippet: ExcerptPart[] };
  * first match (or its start) with every match in it marked.
  */
 export async function highlightNotes(
-  db: DbClient,
+  db: Db,
   notes: readonly { title: string; contentText: string }[],
   search: string | undefined,
 ): Promise<NoteHighlight[]> {

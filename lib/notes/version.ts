@@ -1,4 +1,4 @@
-import type { DbClient } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 
 /**
  * A note's current version and update time, without its body: cheap enough
@@ -6,7 +6,7 @@ import type { DbClient } from "@/lib/db/client";
  * Null when the note is gone or not the user's.
  */
 export async function getNoteVersion(
-  db: DbClient,
+  db: Db,
   { id, userId }: { id: string; userId: string },
 ): Promise<{ version: number; updatedAt: string } | null> {
   const row = await db.note.findFirst({ where: { id, userId }, select: { version: true, updatedAt: true } });

@@ -1,5 +1,5 @@
 import type { AuthContext } from "@/lib/auth/authenticate";
-import { Prisma, queryRows, type DbClient } from "@/lib/db/client";
+import { Prisma, queryRows, type Db } from "@/lib/db/client";
 import { getEnv, type Env } from "@/lib/env";
 import { rateLimitedError } from "@/lib/errors";
 import { API_LIMIT_KEY_PREFIX, apiLimitKey } from "@/lib/rate-limit/keys";
@@ -40,7 +40,7 @@ function headersOrRateLimited(state: RateLimitState, rule: RateLimitRule): Recor
  * database). Returns the header fields for the response; past the limit it
  * throws RATE_LIMITED, a 429 with Retry-After, so an agent in a loop slows down.
  */
-export async function limitApiRequests(db: DbClient, user: AuthContext, env: ApiLimitSettings = getEnv()): Promise<Record<string, string>> {
+export async function limitApiRequests(db: Db, user: AuthContext, env: ApiLimitSettings = getEnv()): Promise<Record<string, string>> {
   const rule = apiRule(env);
   if (!rule) return {};
   return headersOrRateLimited(await consumeRateLimit(db, apiLimitKey(user.userId), rule), rule);
@@ -50,7 +50,7 @@ export async function limitApiRequests(db: DbClient, user: AuthContext, env: Api
 export type LimitedUser = UserSummary & { rateLimitHeaders: Record<string, string> };
 
 /** The account a verified email names, with no request counted (the limit is off). */
-export async function findUncountedUser(db: DbClient, email: string): Promise<LimitedUser | null> {
+export async function findUncountedUser(db: Db, email: string): Promise<LimitedUser | null> {
   const user = await findVerifiedUserByEmail(db, email);
   return user && { ...user, rateLimitHeaders: {} };
 }
@@ -61,7 +61,7 @@ export async function findUncountedUser(db: DbClient, email: string): Promise<Li
  * nothing counted, when no verified account has the email; past the limit,
  * RATE_LIMITED as limitApiRequests throws it.
  */
-export async function findUserLimitingRequests(db: DbClient, email: string, env: ApiLimitSettings = getEnv()): Promise<LimitedUser | null> {
+export async function findUserLimitingRequests(db: Db, email: string, env: ApiLimitSettings = getEnv()): Promise<LimitedUser | null> {
   const rule = apiRule(env);
   if (!rule) return findUncountedUser(db, email);
   // The account by findVerifiedUserByEmail's rule: the email compared

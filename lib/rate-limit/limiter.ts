@@ -1,4 +1,4 @@
-import { Prisma, queryRows, type DbClient } from "@/lib/db/client";
+import { Prisma, queryRows, type Db } from "@/lib/db/client";
 
 /** At most `limit` requests per `windowSeconds`, counted per key. */
 export type RateLimitRule = { limit: number; windowSeconds: number };
@@ -59,7 +59,7 @@ export function rateLimitState(row: WindowRow, rule: RateLimitRule): RateLimitSt
  * few milliseconds of counts, and the upsert costs about what a read does
  * instead of a disk flush per API request.
  */
-export async function consumeRateLimit(db: DbClient, key: string, rule: RateLimitRule): Promise<RateLimitState> {
+export async function consumeRateLimit(db: Db, key: string, rule: RateLimitRule): Promise<RateLimitState> {
   const rows = await queryRows<WindowRow>(
     db,
     Prisma.sql`WITH ${countRequestsCtes(Prisma.sql`SELECT ${key}::text`, rule)}
@@ -72,7 +72,7 @@ export async function consumeRateLimit(db: DbClient, key: string, rule: RateLimi
 }
 
 /** Drops windows that ended long ago (keys of addresses and accounts that stopped trying). */
-export async function pruneRateLimits(db: DbClient, olderThanSeconds: number): Promise<void> {
+export async function pruneRateLimits(db: Db, olderThanSeconds: number): Promise<void> {
   const olderThanMs = BigInt(olderThanSeconds * 1000);
   await db.$executeRaw`DELETE FROM rate_limits WHERE last_request < (extract(epoch FROM clock_timestamp()) * 1000)::bigint - ${olderThanMs}`;
 }

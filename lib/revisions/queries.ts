@@ -1,4 +1,4 @@
-import type { DbClient } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import { contentToText } from "@/lib/editor/content-text";
 import { contentToMarkdown, noteMarkdown } from "@/lib/editor/markdown";
 import { AppError, MESSAGES, noteNotFound } from "@/lib/errors";
@@ -38,7 +38,7 @@ export type StoredRevision = { revision: TRevision; tagIds: string[] };
 const revisionNotFound = () => new AppError("NOT_FOUND", { userMessage: MESSAGES.revisionNotFound });
 
 /** History is read through its note: a note that is not the user's, or is in the trash, has none to show. */
-async function assertNoteExists(db: DbClient, { noteId, userId }: { noteId: string; userId: string }): Promise<void> {
+async function assertNoteExists(db: Db, { noteId, userId }: { noteId: string; userId: string }): Promise<void> {
   if (!(await db.note.findFirst({ where: { id: noteId, userId }, select: { id: true } }))) throw noteNotFound();
 }
 
@@ -51,7 +51,7 @@ function serializeAuthor(row: SummaryRow): TRevisionAuthor {
 }
 
 /** Revisions in their wire form, with the tags of theirs that still exist (by name, as on a note). */
-async function serializeRevisions(db: DbClient, userId: string, rows: SummaryRow[]): Promise<TRevisionSummary[]> {
+async function serializeRevisions(db: Db, userId: string, rows: SummaryRow[]): Promise<TRevisionSummary[]> {
   const tagIds = [...new Set(rows.flatMap((row) => row.tagIds))];
   const tags = tagIds.length === 0 ? [] : await db.tag.findMany({ where: { userId, id: { in: tagIds } }, select: TAG_SELECT, orderBy: [{ name: "asc" }, { id: "asc" }] });
   return rows.map((row) => {
@@ -71,7 +71,7 @@ async function serializeRevisions(db: DbClient, userId: string, rows: SummaryRow
 
 /** A page of a note's history, newest first (the first is the note as it is now). 404 for a note that is not the user's. */
 export async function listRevisions(
-  db: DbClient,
+  db: Db,
   { noteId, userId, limit, cursor }: TListRevisionsQuery & { noteId: string; userId: string },
 ): Promise<TRevisionList> {
   await assertNoteExists(db, { noteId, userId });
@@ -98,7 +98,7 @@ type ChainRow = { keyframe: boolean; keep_head: number; keep_tail: number; block
  * before, and the change's blocks between). At most note_revision_max_depth()
  * changes follow a keyframe.
  */
-async function contentAt(db: DbClient, { noteId, version }: { noteId: string; version: number }): Promise<unknown> {
+async function contentAt(db: Db, { noteId, version }: { noteId: string; version: number }): Promise<unknown> {
   const chain = await db.$queryRaw<ChainRow[]>`
     SELECT keyframe, keep_head, keep_tail, blocks FROM note_revisions
     WHERE note_id = ${noteId}::uuid AND version <= ${version}
@@ -118,7 +118,7 @@ async function contentAt(db: DbClient, { noteId, version }: { noteId: string; ve
 
 /** One revision with the note's content at it. 404 when the note or the revision is not the user's. */
 export async function getRevisionOrThrow(
-  db: DbClient,
+  db: Db,
   { noteId, revisionId, userId }: { noteId: string; revisionId: string; userId: string },
 ): Promise<StoredRevision> {
   await assertNoteExists(db, { noteId, userId });
@@ -133,7 +133,7 @@ export async function getRevisionOrThrow(
  * Which of these notes an agent (REST or MCP) changed last: the author kind of
  * each one's newest revision, for the notes list's marker.
  */
-export async function notesLastChangedByAgent(db: DbClient, { userId, noteIds }: { userId: string; noteIds: string[] }): Promise<Set<string>> {
+export async function notesLastChangedByAgent(db: Db, { userId, noteIds }: { userId: string; noteIds: string[] }): Promise<Set<string>> {
   if (noteIds.length === 0) return new Set();
   const rows = await db.$queryRaw<{ note_id: string; author_kind: string }[]>`
     SELECT DISTINCT ON (note_id) note_id::text, author_kind FROM note_revisions

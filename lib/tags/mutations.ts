@@ -1,9 +1,12 @@
-import type { Db, DbClient } from "@/lib/db/client";
-import { isPrismaError } from "@/lib/db/errors";
+import { Prisma, queryRows, type Db, type DbClient } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/failures";
 import { writeTransaction } from "@/lib/db/transaction";
 import { AppError, MESSAGES } from "@/lib/errors";
-import { serializeTag, TAG_SELECT } from "@/lib/notes/serialize";
+import { tagJsonSql } from "@/lib/notes/serialize";
 import type { TCreateTag, TTag } from "@/lib/tags/schemas";
+
+/** A tag's wire form, built by the database. */
+const TAG_JSON = tagJsonSql("t");
 
 /**
  * Creates a tag under the account's write lock (every write that makes a
@@ -16,11 +19,12 @@ export async function createTag(db: Db, options: { userId: string; input: TCreat
 /** Creates a tag inside the caller's transaction, opened with writeTransaction's `lockUserId` (an Idempotency-Key's stored response commits with it). */
 export async function insertTag(tx: DbClient, { userId, input }: { userId: string; input: TCreateTag }): Promise<TTag> {
   try {
-    const tag = await tx.tag.create({ data: { userId, name: input.name }, select: TAG_SELECT });
-    return serializeTag(tag);
+    const [row] = await queryRows<{ tag: string }>(tx, Prisma.sql`
+      INSERT INTO tags AS t (user_id, name) VALUES (${userId}::uuid, ${input.name}) RETURNING ${TAG_JSON}::text AS tag`);
+    return JSON.parse(row!.tag) as TTag;
   } catch (err) {
     // Names are unique per user, case-insensitively (citext).
-    if (isPrismaError(err, "P2002")) throw new AppError("CONFLICT", { userMessage: MESSAGES.tagExists });
+    if (isUniqueViolation(err)) throw new AppError("CONFLICT", { userMessage: MESSAGES.tagExists });
     throw err;
   }
 }
@@ -32,8 +36,12 @@ export async function insertTag(tx: DbClient, { userId, input }: { userId: strin
  * or runs after and no longer finds the tag.
  */
 export async function deleteTag(db: Db, { id, userId }: { id: string; userId: string }): Promise<void> {
-  const count = await writeTransaction(db, async (tx) => (await tx.tag.deleteMany({ where: { id, userId } })).count, { lockUserId: userId });
-  if (count === 0) throw new AppError("NOT_FOUND", { userMessage: MESSAGES.tagNotFound });
+  const deleted = await writeTransaction(
+    db,
+    (tx) => queryRows(tx, Prisma.sql`DELETE FROM tags WHERE id = ${id}::uuid AND user_id = ${userId}::uuid RETURNING 1`),
+    { lockUserId: userId },
+  );
+  if (deleted.length === 0) throw new AppError("NOT_FOUND", { userMessage: MESSAGES.tagNotFound });
 }
 
 /**
@@ -43,12 +51,18 @@ export async function deleteTag(db: Db, { id, userId }: { id: string; userId: st
  * tool and the tags page.
  */
 export async function renameTag(db: Db, { id, userId, input }: { id: string; userId: string; input: TCreateTag }): Promise<TTag> {
+  let row: { tag: string } | undefined;
   try {
-    const tag = await writeTransaction(db, (tx) => tx.tag.update({ where: { id, userId }, data: { name: input.name }, select: TAG_SELECT }), { lockUserId: userId });
-    return serializeTag(tag);
+    [row] = await writeTransaction(
+      db,
+      (tx) => queryRows<{ tag: string }>(tx, Prisma.sql`
+        UPDATE tags t SET name = ${input.name} WHERE t.id = ${id}::uuid AND t.user_id = ${userId}::uuid RETURNING ${TAG_JSON}::text AS tag`),
+      { lockUserId: userId },
+    );
   } catch (err) {
-    if (isPrismaError(err, "P2025")) throw new AppError("NOT_FOUND", { userMessage: MESSAGES.tagNotFound });
-    if (isPrismaError(err, "P2002")) throw new AppError("CONFLICT", { userMessage: MESSAGES.tagExists });
+    if (isUniqueViolation(err)) throw new AppError("CONFLICT", { userMessage: MESSAGES.tagExists });
     throw err;
   }
+  if (!row) throw new AppError("NOT_FOUND", { userMessage: MESSAGES.tagNotFound });
+  return JSON.parse(row.tag) as TTag;
 }

@@ -1,4 +1,4 @@
-import { Prisma, type DbClient } from "@/lib/db/client";
+import { Prisma, queryRows, type DbClient, type Transaction } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { expiryCutoff, type TrashClock } from "@/lib/trash/retention";
 
@@ -10,11 +10,11 @@ import { expiryCutoff, type TrashClock } from "@/lib/trash/retention";
  * removes them. Only at `ifVersion` when given. Returns whether a note moved.
  */
 export async function moveNoteToTrash(
-  tx: Prisma.TransactionClient,
+  tx: Transaction,
   { id, userId, ifVersion, now = new Date() }: { id: string; userId: string; ifVersion?: number; now?: Date },
 ): Promise<boolean> {
   const versionCheck = ifVersion === undefined ? Prisma.empty : Prisma.sql`AND version = ${ifVersion}`;
-  const moved = await tx.$queryRaw<{ id: string }[]>`
+  const moved = await queryRows<{ id: string }>(tx, Prisma.sql`
     WITH gone AS (
       DELETE FROM notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid ${versionCheck}
       RETURNING id, user_id, title, content, content_text, content_markdown, version, pinned, created_at, updated_at
@@ -30,7 +30,7 @@ export async function moveNoteToTrash(
       content_markdown = EXCLUDED.content_markdown, version = EXCLUDED.version, pinned = EXCLUDED.pinned, tag_ids = EXCLUDED.tag_ids,
       created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at, deleted_at = EXCLUDED.deleted_at
     WHERE t.user_id = EXCLUDED.user_id
-    RETURNING t.id`;
+    RETURNING t.id`);
   return moved.length > 0;
 }
 
@@ -45,13 +45,13 @@ const PURGE_BATCH = 500;
  */
 export async function purgeExpiredTrash(db: DbClient, { userId, ...clock }: TrashClock & { userId?: string } = {}): Promise<number> {
   const cutoff = expiryCutoff(clock);
-  if (userId !== undefined) {
-    return (await db.trashedNote.deleteMany({ where: { userId, deletedAt: { lt: cutoff } } })).count;
-  }
-  return db.$executeRaw`
-    DELETE FROM trashed_notes WHERE id IN (
-      SELECT id FROM trashed_notes WHERE deleted_at < ${cutoff} ORDER BY deleted_at LIMIT ${PURGE_BATCH}
-    )`;
+  const purged = userId !== undefined
+    ? Prisma.sql`DELETE FROM trashed_notes WHERE user_id = ${userId}::uuid AND deleted_at < ${cutoff} RETURNING 1`
+    : Prisma.sql`
+      DELETE FROM trashed_notes WHERE id IN (
+        SELECT id FROM trashed_notes WHERE deleted_at < ${cutoff} ORDER BY deleted_at LIMIT ${PURGE_BATCH}
+      ) RETURNING 1`;
+  return (await queryRows(db, purged)).length;
 }
 
 /** A purge that must not fail the request it rides on (the request's own work has committed). */

@@ -1,10 +1,24 @@
-import type { Db } from "@/lib/db/client";
-import { isPrismaError } from "@/lib/db/errors";
+import { Prisma, queryRows, type Db } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/failures";
 import { writeTransaction } from "@/lib/db/transaction";
 import { AppError, MESSAGES } from "@/lib/errors";
 import { insertNote, type VersionedNote } from "@/lib/notes/mutations";
 import { purgeExpiredTrash } from "@/lib/trash/move";
 import { expiryCutoff, type TrashClock } from "@/lib/trash/retention";
+
+/** A trashed note as a restore reads it, and whether a note holds its id now. */
+type TrashedRow = {
+  title: string;
+  content: unknown;
+  content_text: string;
+  content_markdown: string | null;
+  tag_ids: string[];
+  pinned: boolean;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+  note_exists: boolean;
+};
 
 const notInTrash = () => new AppError("NOT_FOUND", { userMessage: MESSAGES.trashedNoteNotFound });
 const noteExists = () => new AppError("CONFLICT", { userMessage: MESSAGES.noteExists });
@@ -23,9 +37,12 @@ export async function restoreTrashedNote(db: Db, { id, userId, ...clock }: Trash
       db,
       async (tx) => {
         // Under the account's write lock: of two restores at once, the second no longer finds it.
-        const [row] = await tx.trashedNote.findMany({ where: { id, userId, deletedAt: { gte: expiryCutoff(clock) } }, take: 1 });
+        const [row] = await queryRows<TrashedRow>(tx, Prisma.sql`
+          SELECT t.title, t.content, t.content_text, t.content_markdown, t.tag_ids::text[] AS tag_ids, t.pinned, t.version, t.created_at, t.updated_at,
+            EXISTS (SELECT 1 FROM notes n WHERE n.id = t.id) AS note_exists
+          FROM trashed_notes t WHERE t.id = ${id}::uuid AND t.user_id = ${userId}::uuid AND t.deleted_at >= ${expiryCutoff(clock)}`);
         if (!row) throw notInTrash();
-        if (await tx.note.findUnique({ where: { id }, select: { id: true } })) throw noteExists();
+        if (row.note_exists) throw noteExists();
         // The note first, then the trashed copy goes: its history, kept while
         // the note is in either table, is never without one (see note_revisions).
         const restored = await insertNote(tx, {
@@ -33,22 +50,22 @@ export async function restoreTrashedNote(db: Db, { id, userId, ...clock }: Trash
           input: {
             title: row.title,
             content: row.content,
-            contentText: row.contentText,
-            tagIds: row.tagIds,
+            contentText: row.content_text,
+            tagIds: row.tag_ids,
             pinned: row.pinned,
             // The Markdown stored with the note comes back with it: nothing to convert.
-            derivedMarkdown: row.contentMarkdown,
+            derivedMarkdown: row.content_markdown,
           },
-          keep: { id: row.id, version: row.version, createdAt: row.createdAt, updatedAt: row.updatedAt },
+          keep: { id, version: row.version, createdAt: row.created_at, updatedAt: row.updated_at },
         });
-        await tx.trashedNote.delete({ where: { id } });
+        await queryRows(tx, Prisma.sql`DELETE FROM trashed_notes WHERE id = ${id}::uuid`);
         return restored;
       },
       { lockUserId: userId },
     );
   } catch (err) {
     // Another account's note under the same id (the primary key refuses it).
-    if (isPrismaError(err, "P2002")) throw noteExists();
+    if (isUniqueViolation(err)) throw noteExists();
     throw err;
   }
 }
@@ -59,9 +76,9 @@ export async function deleteTrashedNote(db: Db, { id, userId, ...clock }: TrashC
   const count = await writeTransaction(
     db,
     async (tx) => {
-      const { count: deleted } = await tx.trashedNote.deleteMany({ where: { id, userId } });
+      const deleted = await queryRows(tx, Prisma.sql`DELETE FROM trashed_notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid RETURNING 1`);
       await purgeExpiredTrash(tx, { userId, ...clock });
-      return deleted;
+      return deleted.length;
     },
     { lockUserId: userId },
   );
@@ -70,5 +87,6 @@ export async function deleteTrashedNote(db: Db, { id, userId, ...clock }: TrashC
 
 /** Removes every note in the user's trash for good; returns how many. */
 export async function emptyTrash(db: Db, { userId }: { userId: string }): Promise<number> {
-  return writeTransaction(db, async (tx) => (await tx.trashedNote.deleteMany({ where: { userId } })).count, { lockUserId: userId });
+  const deleted = await writeTransaction(db, (tx) => queryRows(tx, Prisma.sql`DELETE FROM trashed_notes WHERE user_id = ${userId}::uuid RETURNING 1`), { lockUserId: userId });
+  return deleted.length;
 }

@@ -1,4 +1,4 @@
-import type { DbClient } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import { encodeCursor, type NoteCursor } from "@/lib/notes/cursor";
 import { serializeNote, TAG_SELECT } from "@/lib/notes/serialize";
 import { purgeExpiredTrash } from "@/lib/trash/move";
@@ -42,7 +42,7 @@ const ROW_SELECT = {
  * Trash items in their wire form, with the tags that still exist (by name,
  * as on a note); a tag deleted since the note was trashed is left out.
  */
-async function serializeTrashedNotes(db: DbClient, userId: string, rows: TrashedNoteRow[], clock: TrashClock = {}): Promise<TTrashedNote[]> {
+async function serializeTrashedNotes(db: Db, userId: string, rows: TrashedNoteRow[], clock: TrashClock = {}): Promise<TTrashedNote[]> {
   const tagIds = [...new Set(rows.flatMap((row) => row.tagIds))];
   const tags = tagIds.length === 0 ? [] : await db.tag.findMany({ where: { userId, id: { in: tagIds } }, select: TAG_SELECT, orderBy: [{ name: "asc" }, { id: "asc" }] });
   const keep = retentionMs(clock);
@@ -62,7 +62,7 @@ async function serializeTrashedNotes(db: DbClient, userId: string, rows: Trashed
  * the total. The account's expired items are purged first, so what is listed
  * can still be restored.
  */
-export async function listTrash(db: DbClient, { userId, limit, offset, cursor, ...clock }: ListTrashOptions): Promise<TTrashList> {
+export async function listTrash(db: Db, { userId, limit, offset, cursor, ...clock }: ListTrashOptions): Promise<TTrashList> {
   await purgeExpiredTrash(db, { userId, ...clock });
   const live = { userId, deletedAt: { gte: expiryCutoff(clock) } };
   const after = cursor
@@ -95,7 +95,7 @@ export async function listTrash(db: DbClient, { userId, limit, offset, cursor, .
 }
 
 /** The title of a note in the user's trash, or null when it is not there (restored, purged, another user's). */
-export async function findTrashedNoteTitle(db: DbClient, { id, userId }: { id: string; userId: string }): Promise<string | null> {
+export async function findTrashedNoteTitle(db: Db, { id, userId }: { id: string; userId: string }): Promise<string | null> {
   const row = await db.trashedNote.findFirst({ where: { id, userId }, select: { title: true } });
   return row?.title ?? null;
 }

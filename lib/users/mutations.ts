@@ -1,5 +1,5 @@
 import { hashPassword } from "better-auth/crypto";
-import type { Db, DbClient } from "@/lib/db/client";
+import { Prisma, queryRows, type Db } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
 import { apiLimitKey, authAccountLimitKeyPattern } from "@/lib/rate-limit/keys";
@@ -19,11 +19,11 @@ export type CreateUserOptions = {
  * any session). Until the mailbox owner verifies it, it is not an account: it
  * must never block the owner's own sign-up or an operator's `npm run users -- add`.
  */
-export async function deletePendingSignUp(db: DbClient, email: string): Promise<void> {
+export async function deletePendingSignUp(db: Db, email: string): Promise<void> {
   await db.user.deleteMany({ where: { email: email.trim().toLowerCase(), emailVerified: false } });
 }
 
-export async function createUser(db: DbClient, options: CreateUserOptions): Promise<UserSummary> {
+export async function createUser(db: Db, options: CreateUserOptions): Promise<UserSummary> {
   const email = options.email.trim().toLowerCase();
   await deletePendingSignUp(db, email);
   const existing = await db.user.findUnique({ where: { email }, select: { id: true } });
@@ -54,11 +54,14 @@ export async function eraseUser(db: Db, { userId }: { userId: string }): Promise
   return writeTransaction(
     db,
     async (tx) => {
-      const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true, email: true } });
+      const [user] = await queryRows<UserSummary>(tx, Prisma.sql`SELECT id::text AS id, email FROM users WHERE id = ${userId}::uuid`);
       if (!user) return null;
-      await tx.$executeRaw`DELETE FROM rate_limits WHERE key = ${apiLimitKey(user.id)} OR key LIKE ${authAccountLimitKeyPattern(user.email)}`;
-      await tx.verification.deleteMany({ where: { OR: [{ value: user.id }, { value: { contains: user.email, mode: "insensitive" } }, { identifier: { contains: user.email, mode: "insensitive" } }] } });
-      await tx.user.delete({ where: { id: user.id } });
+      await queryRows(tx, Prisma.sql`DELETE FROM rate_limits WHERE key = ${apiLimitKey(user.id)} OR key LIKE ${authAccountLimitKeyPattern(user.email)}`);
+      // Its sign-up and password links: keyed on its id, or naming its email in any letter case.
+      await queryRows(tx, Prisma.sql`
+        DELETE FROM verifications
+        WHERE value = ${user.id} OR strpos(lower(value), lower(${user.email})) > 0 OR strpos(lower(identifier), lower(${user.email})) > 0`);
+      await queryRows(tx, Prisma.sql`DELETE FROM users WHERE id = ${userId}::uuid`);
       return user;
     },
     { lockUserId: userId },

@@ -1,11 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createDb, Prisma, queryRows, type Db } from "@/lib/db/client";
+import { createDb, Prisma, queryRows, TransactionExpiredError, type Db } from "@/lib/db/client";
 import { postgresCode } from "@/lib/db/failures";
+import { databaseLimits } from "@/lib/db/limits";
+import { toErrorResponse } from "@/lib/errors";
 import { createNote } from "@/lib/notes/mutations";
 import { getNoteJsonOrThrow, getNoteOrThrow, listNotes } from "@/lib/notes/queries";
 import { NOTE_OMIT, NOTE_TAGS_INCLUDE, serializeNoteWithTags } from "@/lib/notes/serialize";
-import { createTag } from "@/lib/tags/mutations";
+import { createTag, insertTag } from "@/lib/tags/mutations";
+import { writeTransaction } from "@/lib/db/transaction";
 import { createUser } from "@/lib/users/mutations";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
 import { paragraphWithId } from "@/tests/helpers/rich-notes";
@@ -40,20 +43,50 @@ describe.each(TEST_DB_KINDS)("statements sent to the driver directly (%s)", (kin
         queryRows<{ n: number }>(client, Prisma.sql`SELECT count(*)::int AS n FROM tags WHERE user_id = ${user.id}::uuid`);
       let outside: Promise<{ n: number }[]> | undefined;
       const rolledBack = new Error("roll back");
-      const ended = await db
-        .$transaction(async (tx) => {
-          await tx.tag.create({ data: { userId: user.id, name: "inside" } });
-          // The embedded database has one connection: this waits for the transaction to end.
-          outside = count(db);
-          expect(await count(tx)).toEqual([{ n: 1 }]);
-          throw rolledBack;
-        })
-        .catch((err: unknown) => err);
+      const ended = await writeTransaction(db, async (tx) => {
+        await insertTag(tx, { userId: user.id, input: { name: "inside" } });
+        // The embedded database has one connection: this waits for the transaction to end.
+        outside = count(db);
+        expect(await count(tx)).toEqual([{ n: 1 }]);
+        throw rolledBack;
+      }).catch((err: unknown) => err);
       expect(ended).toBe(rolledBack);
       expect(await outside).toEqual([{ n: 0 }]);
-      await db.$transaction((tx) => tx.tag.create({ data: { userId: user.id, name: "kept" } }));
+      await writeTransaction(db, (tx) => insertTag(tx, { userId: user.id, input: { name: "kept" } }));
       expect(await count(db)).toEqual([{ n: 1 }]);
     });
+  });
+
+  it("gives up a write transaction past its bound: a 503, nothing of it committed, and its connection's next transaction works", async () => {
+    const limits = databaseLimits({ ...testLimits, DATABASE_TRANSACTION_TIMEOUT_MS: 1000 });
+    const target = kind === "pglite" ? { kind, dataDir: database.url.slice("pglite:".length) } : { kind, url: database.url };
+    const bounded = await createDb(target, { poolMax: 1, limits });
+    try {
+      const user = await createUser(bounded.db, { email: `${randomUUID()}@example.com` });
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const given = writeTransaction(
+        bounded.db,
+        async (tx) => {
+          await insertTag(tx, { userId: user.id, input: { name: "given up" } });
+          await held;
+          return queryRows(tx, Prisma.sql`SELECT 1 AS one`);
+        },
+        { lockUserId: user.id },
+      );
+      const failure = await given.then(() => new Error("committed"), (err: unknown) => err);
+      expect(failure).toBeInstanceOf(TransactionExpiredError);
+      const response = toErrorResponse(failure);
+      expect(response.status).toBe(503);
+      expect(response.headers.get("retry-after")).toBe("1");
+      // The given-up work goes on, and its next statement fails rather than running anywhere.
+      release();
+      await createTag(bounded.db, { userId: user.id, input: { name: "after" } });
+      const names = await queryRows<{ name: string }>(bounded.db, Prisma.sql`SELECT name FROM tags WHERE user_id = ${user.id}::uuid`);
+      expect(names).toEqual([{ name: "after" }]);
+    } finally {
+      await bounded.close();
+    }
   });
 
   it("fails with the database's own error code", async () => {
@@ -162,3 +195,12 @@ describe.each(TEST_DB_KINDS)("statements sent to the driver directly (%s)", (kin
     });
   });
 });
+
+const testLimits = {
+  DATABASE_STATEMENT_TIMEOUT_MS: 5000,
+  DATABASE_LOCK_TIMEOUT_MS: 2000,
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: 10_000,
+  DATABASE_POOL_TIMEOUT_MS: 5000,
+  DATABASE_TRANSACTION_TIMEOUT_MS: 10_000,
+  DATABASE_WRITE_RETRIES: 4,
+};

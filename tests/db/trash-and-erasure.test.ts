@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { Prisma, type Db } from "@/lib/db/client";
+import { writeTransaction } from "@/lib/db/transaction";
 import { idempotent } from "@/lib/idempotency/idempotency";
 import { createNote, deleteNote, insertNote } from "@/lib/notes/mutations";
 import { getNoteOrThrow, listNotes } from "@/lib/notes/queries";
@@ -59,7 +60,7 @@ describe.each(TEST_DB_KINDS)("trash and account erasure in the data layer (%s)",
       const user = await newUser(db);
       const { note } = await createNote(db, { userId: user.id, input: { title: "Original", contentText: "first" } });
       await deleteNote(db, { id: note.id, userId: user.id });
-      await db.$transaction((tx) =>
+      await writeTransaction(db, (tx) =>
         insertNote(tx, { userId: user.id, input: { title: "Squatter" }, keep: { id: note.id, version: 1, createdAt: new Date(), updatedAt: new Date() } }),
       );
       expect(await appErrorOf(restoreTrashedNote(db, { id: note.id, userId: user.id }))).toEqual({ status: 409, error: "A note with this id already exists" });

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type Db, type DbHandle } from "@/lib/db/client";
+import { createDb, Prisma, queryRows, type Db, type DbHandle } from "@/lib/db/client";
 import { databaseLimits } from "@/lib/db/limits";
 import { writeTransaction } from "@/lib/db/transaction";
 import { toErrorResponse } from "@/lib/errors";
@@ -156,7 +156,7 @@ describe.skipIf(!testEnv.TEST_DATABASE_URL)("write safety on PostgreSQL", () => 
     try {
       await holder.query("BEGIN");
       await holder.query("SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE", [user.id]);
-      const written = writeTransaction(bounded.db, (tx) => tx.$queryRaw<{ lock_timeout: string }[]>`SELECT current_setting('lock_timeout') AS lock_timeout`, { lockUserId: user.id });
+      const written = writeTransaction(bounded.db, (tx) => queryRows<{ lock_timeout: string }>(tx, Prisma.sql`SELECT current_setting('lock_timeout') AS lock_timeout`), { lockUserId: user.id });
       // Held until the transaction is seen waiting on it, past the 300 ms lock bound.
       await expect.poll(async () => (await holder.query("SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND locktype IN ('tuple', 'transactionid')")).rows[0].n, { timeout: 10_000 }).toBeGreaterThan(0);
       const waitingSince = (await holder.query("SELECT now() AS at")).rows[0].at as Date;
