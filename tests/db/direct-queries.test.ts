@@ -12,7 +12,7 @@ import { writeTransaction } from "@/lib/db/transaction";
 import { createUser } from "@/lib/users/mutations";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
 import { paragraphWithId } from "@/tests/helpers/rich-notes";
-import { useTestDatabase } from "@/tests/helpers/test-db";
+import { DEFAULT_DATABASE_SETTINGS, useTestDatabase } from "@/tests/helpers/test-db";
 
 describe.each(TEST_DB_KINDS)("statements sent to the driver directly (%s)", (kind) => {
   const database = useTestDatabase(kind);
@@ -58,7 +58,7 @@ describe.each(TEST_DB_KINDS)("statements sent to the driver directly (%s)", (kin
   });
 
   it("gives up a write transaction past its bound: a 503, nothing of it committed, and its connection's next transaction works", async () => {
-    const limits = databaseLimits({ ...testLimits, DATABASE_TRANSACTION_TIMEOUT_MS: 1000 });
+    const limits = databaseLimits({ ...DEFAULT_DATABASE_SETTINGS, DATABASE_TRANSACTION_TIMEOUT_MS: 1000 });
     const target = kind === "pglite" ? { kind, dataDir: database.url.slice("pglite:".length) } : { kind, url: database.url };
     const bounded = await createDb(target, { poolMax: 1, limits });
     try {
@@ -195,12 +195,3 @@ describe.each(TEST_DB_KINDS)("statements sent to the driver directly (%s)", (kin
     });
   });
 });
-
-const testLimits = {
-  DATABASE_STATEMENT_TIMEOUT_MS: 5000,
-  DATABASE_LOCK_TIMEOUT_MS: 2000,
-  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: 10_000,
-  DATABASE_POOL_TIMEOUT_MS: 5000,
-  DATABASE_TRANSACTION_TIMEOUT_MS: 10_000,
-  DATABASE_WRITE_RETRIES: 4,
-};

@@ -8,7 +8,7 @@ import { createNote, deleteNote, updateNote } from "@/lib/notes/mutations";
 import { createTag, deleteTag } from "@/lib/tags/mutations";
 import { createUser } from "@/lib/users/mutations";
 import { testEnv } from "@/tests/helpers/env";
-import { createTestDatabase, type TestDatabase } from "@/tests/helpers/test-db";
+import { createTestDatabase, DEFAULT_DATABASE_SETTINGS, type TestDatabase } from "@/tests/helpers/test-db";
 
 // Races between one account's writers, through the data layer on a real
 // PostgreSQL with a pool as wide as the app's: every one must end as if the
@@ -121,7 +121,7 @@ describe.skipIf(!testEnv.TEST_DATABASE_URL)("write safety on PostgreSQL", () => 
 
   it("a held table lock: writes and reads give up within the lock bound, as 503 with Retry-After", async () => {
     const user = await createUser(db, { email: "locked@example.com" });
-    const limits = databaseLimits({ ...defaults, DATABASE_LOCK_TIMEOUT_MS: 300, DATABASE_STATEMENT_TIMEOUT_MS: 600 });
+    const limits = databaseLimits({ ...DEFAULT_DATABASE_SETTINGS, DATABASE_LOCK_TIMEOUT_MS: 300, DATABASE_STATEMENT_TIMEOUT_MS: 600 });
     const bounded = await createDb({ kind: "postgres", url: database.url }, { poolMax: 2, limits });
     const locker = new pg.Client({ connectionString: database.url });
     await locker.connect();
@@ -148,7 +148,7 @@ describe.skipIf(!testEnv.TEST_DATABASE_URL)("write safety on PostgreSQL", () => 
 
   it("the account's write lock waits up to its own bound, and the rest of the transaction is back under the lock bound", async () => {
     const user = await createUser(db, { email: "account-lock@example.com" });
-    const limits = databaseLimits({ ...defaults, DATABASE_LOCK_TIMEOUT_MS: 300, DATABASE_STATEMENT_TIMEOUT_MS: 5000 });
+    const limits = databaseLimits({ ...DEFAULT_DATABASE_SETTINGS, DATABASE_LOCK_TIMEOUT_MS: 300, DATABASE_STATEMENT_TIMEOUT_MS: 5000 });
     expect(limits.accountLockTimeoutMs).toBe(5000);
     const bounded = await createDb({ kind: "postgres", url: database.url }, { poolMax: 2, limits });
     const holder = new pg.Client({ connectionString: database.url });
@@ -179,12 +179,3 @@ describe.skipIf(!testEnv.TEST_DATABASE_URL)("write safety on PostgreSQL", () => 
     });
   });
 });
-
-const defaults = {
-  DATABASE_STATEMENT_TIMEOUT_MS: 5000,
-  DATABASE_LOCK_TIMEOUT_MS: 2000,
-  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: 10_000,
-  DATABASE_POOL_TIMEOUT_MS: 5000,
-  DATABASE_TRANSACTION_TIMEOUT_MS: 10_000,
-  DATABASE_WRITE_RETRIES: 4,
-};

@@ -9,6 +9,16 @@ import { AppError } from "@/lib/errors";
 import { makeTempDir } from "@/scripts/lib/processes";
 import { testEnv, type TestDbKind } from "./env";
 
+/** The database's time bounds as the environment sets them by default, for tests that tighten one of them. */
+export const DEFAULT_DATABASE_SETTINGS = {
+  DATABASE_STATEMENT_TIMEOUT_MS: 5000,
+  DATABASE_LOCK_TIMEOUT_MS: 2000,
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: 10_000,
+  DATABASE_POOL_TIMEOUT_MS: 5000,
+  DATABASE_TRANSACTION_TIMEOUT_MS: 10_000,
+  DATABASE_WRITE_RETRIES: 4,
+};
+
 /** A fresh, migrated database of its own for one test file; removed by drop(). */
 export type TestDatabase = {
   kind: TestDbKind;
