@@ -117,20 +117,25 @@ function relevanceScore(userId: string, terms: string[]): Prisma.Sql {
 }
 
 /**
- * The exact number of notes matching the filters. Without a search it comes
+ * The exact number of notes matching the filters, as one SQL expression. It comes
  * from counters that triggers keep in the same transaction as every write, so
  * a large account's total costs no counting. Pinned notes are counted through
  * their own index, which holds only them; the notes not pinned are the
  * counter less those, read in the same statement's snapshot.
  */
-async function countNotes(db: Db, options: ListNotesOptions): Promise<number> {
+function totalSql(options: ListNotesOptions): Prisma.Sql {
   const counter = options.tagId
     ? Prisma.sql`(SELECT note_count FROM tags WHERE id = ${options.tagId}::uuid AND user_id = ${options.userId}::uuid)`
     : Prisma.sql`(SELECT note_count FROM users WHERE id = ${options.userId}::uuid)`;
   const pinned = Prisma.sql`(SELECT count(*) FROM notes n WHERE ${filterBranches({ ...options, search: undefined, cursor: undefined, pinned: true })[0]!})`;
   const total = options.pinned === undefined ? counter : options.pinned ? pinned : Prisma.sql`${counter} - ${pinned}`;
+  return Prisma.sql`(${total})::int`;
+}
+
+/** The total of totalSql alone, for a page that came back empty (an offset past the end). */
+async function countNotes(db: Db, options: ListNotesOptions): Promise<number> {
   // Counters read by key, or the pinned notes counted through their own index: the same plan for any values.
-  const rows = await queryRows<{ total: number | null }>(db, Prisma.sql`SELECT (${total})::int AS total`, { prepare: true });
+  const rows = await queryRows<{ total: number | null }>(db, Prisma.sql`SELECT ${totalSql(options)} AS total`, { prepare: true });
   return Number(rows[0]?.total ?? 0);
 }
 
@@ -185,24 +190,25 @@ export async function listNotesJson(db: Db, options: ListNotesOptions): Promise<
           ),
           " UNION ALL ",
         )}) AS matches ORDER BY updated_at DESC, id DESC ${page}) AS ordered`;
-  const [pageRows, total] = await Promise.all([
-    queryRows<{ note: string | null; updated_at: string; id: string }>(
-      db,
-      Prisma.sql`WITH fetched AS MATERIALIZED (${fetched})
-      SELECT
-        CASE WHEN f.position <= ${options.limit} THEN ${NOTE_JSON}::text END AS note,
-        ${isoTimestamp(Prisma.sql`n.updated_at`)} AS updated_at,
-        n.id::text AS id
-      FROM fetched f JOIN notes n ON n.id = f.id
-      ORDER BY f.position`,
-      // A plain page has one sensible plan (the list index, in its order),
-      // whatever the values; a search's or a tag's depends on how many notes
-      // match. PostgreSQL also keeps planning a prepared statement afresh when
-      // its generic plan looks costlier than the ones made for the values.
-      { prepare: !searching && !options.tagId },
-    ),
-    matches ? Promise.resolve(matches.total) : countNotes(db, options),
-  ]);
+  // Without a search the total rides on the page's statement (computed once,
+  // in the page's own snapshot); a page past the end asks for it alone.
+  const pageRows = await queryRows<{ note: string | null; updated_at: string; id: string; total?: number | null }>(
+    db,
+    Prisma.sql`WITH fetched AS MATERIALIZED (${fetched})
+    SELECT
+      CASE WHEN f.position <= ${options.limit} THEN ${NOTE_JSON}::text END AS note,
+      ${isoTimestamp(Prisma.sql`n.updated_at`)} AS updated_at,
+      n.id::text AS id${matches ? Prisma.empty : Prisma.sql`,
+      ${totalSql(options)} AS total`}
+    FROM fetched f JOIN notes n ON n.id = f.id
+    ORDER BY f.position`,
+    // A plain page has one sensible plan (the list index, in its order),
+    // whatever the values; a search's or a tag's depends on how many notes
+    // match. PostgreSQL also keeps planning a prepared statement afresh when
+    // its generic plan looks costlier than the ones made for the values.
+    { prepare: !searching && !options.tagId },
+  );
+  const total = matches ? matches.total : pageRows.length > 0 ? Number(pageRows[0]!.total ?? 0) : await countNotes(db, options);
   const noteJsons = pageRows.slice(0, options.limit).map((row) => row.note!);
   // A cursor continues the default order only; ranked pages go by offset.
   const last = !ranked && pageRows.length > options.limit ? pageRows[options.limit - 1] : undefined;

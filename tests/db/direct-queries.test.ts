@@ -157,6 +157,11 @@ describe.each(TEST_DB_KINDS)("statements sent to the driver directly (%s)", (kin
         expect(pinned.notes.map((note) => note.id)).toEqual([ids[3]]);
         expect(pinned.total).toBe(1);
       }
+      // The total rides on the page's statement; a page past the end still has it.
+      for (const [filters, total] of [[{}, 7], [{ pinned: false }, 6], [{ pinned: true }, 1], [{ tagId: tag.id }, 3]] as const) {
+        expect((await listNotes(db, { userId: user.id, ...filters, limit: 2, offset: 0 })).total).toBe(total);
+        expect(await listNotes(db, { userId: user.id, ...filters, limit: 2, offset: 10 })).toMatchObject({ notes: [], total });
+      }
       const first = await listNotes(db, { userId: user.id, limit: 3, offset: 0 });
       const next = await listNotes(db, { userId: user.id, limit: 3, offset: 0, cursor: { updatedAt: first.notes[2]!.updatedAt, id: first.notes[2]!.id } });
       expect(next.notes.map((note) => note.id)).toEqual(newestFirst.slice(3, 6));
@@ -165,8 +170,8 @@ describe.each(TEST_DB_KINDS)("statements sent to the driver directly (%s)", (kin
 
       const prepared = await queryRows<{ statement: string }>(db, Prisma.sql`SELECT statement FROM pg_prepared_statements`);
       const pages = prepared.map((row) => row.statement).filter((statement) => statement.includes("WITH fetched"));
-      // The plain page, the pinned page and the cursor's page; none filtered by a tag or a search.
-      expect(pages).toHaveLength(3);
+      // The plain page, the pinned and the unpinned pages and the cursor's page; none filtered by a tag or a search.
+      expect(pages).toHaveLength(4);
       expect(pages.some((statement) => statement.includes("note_tags nt WHERE nt.note_id = n.id AND nt.tag_id"))).toBe(false);
       expect(pages.some((statement) => statement.includes("search_fold"))).toBe(false);
     });
