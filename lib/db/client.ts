@@ -36,7 +36,6 @@ export type DbHandle = { db: PrismaClient; target: DatabaseTarget; close(): Prom
 /** How write transactions run on a client: its time bounds, and whether each transaction must set them itself. */
 export type TransactionSettings = { limits: DatabaseLimits; setPerTransaction: boolean };
 
-
 /**
  * One statement sent straight to the driver under a client: its rows as the
  * driver parses them. `prepare`: kept prepared on the connection, where it can be.
@@ -52,9 +51,15 @@ type ClientDriver = { settings: TransactionSettings; query: DirectQuery; transac
 const driversKey = Symbol.for("notes.db.drivers");
 const drivers: WeakMap<PrismaClient, ClientDriver> = ((globalThis as { [driversKey]?: WeakMap<PrismaClient, ClientDriver> })[driversKey] ??= new WeakMap());
 
-/** The settings a client was created with; the environment's for one made elsewhere. */
+function driverOf(db: PrismaClient): ClientDriver {
+  const driver = drivers.get(db);
+  if (!driver) throw new Error("This client was not made by createDb or dbFromPglite");
+  return driver;
+}
+
+/** The settings a client was created with. */
 export function transactionSettingsFor(db: PrismaClient): TransactionSettings {
-  return drivers.get(db)?.settings ?? { limits: databaseLimits(getEnv()), setPerTransaction: false };
+  return driverOf(db).settings;
 }
 
 export type CreateDbOptions = { poolMax?: number; limits?: DatabaseLimits };
@@ -190,25 +195,22 @@ function pgliteDirectQuery(pglite: PGlite): DirectQuery {
 function postgresTransactions(pool: pg.Pool, limits: DatabaseLimits): TransactionRunner {
   return async (prologue, fn) => {
     const client = await pool.connect();
-    let open = true;
+    const { tx, end } = openTransaction(async (sql) => (await client.query<Record<string, unknown>>({ text: sql.text, values: sql.values })).rows, limits);
+    let committing = false;
     let discard = false;
-    const tx: Transaction = {
-      [TRANSACTION]: true,
-      async query(sql) {
-        if (!open) throw new TransactionExpiredError(limits.transactionTimeoutMs);
-        return (await client.query<Record<string, unknown>>({ text: sql.text, values: sql.values })).rows;
-      },
-    };
     try {
       await client.query(prologue === "" ? "BEGIN" : `BEGIN; ${prologue}`);
       const result = await withinBound(fn(tx), limits.transactionTimeoutMs);
-      open = false;
+      end();
+      committing = true;
       await client.query("COMMIT");
       return result;
     } catch (err) {
-      if (!open || err instanceof TransactionExpiredError) discard = true;
-      open = false;
-      if (!discard) await client.query("ROLLBACK").catch(() => (discard = true));
+      end();
+      // Given up past its bound, a statement of it may still be running; after
+      // a failed COMMIT the connection's state is unknown: either way it is
+      // closed, not returned. Otherwise it is rolled back, or closed if that fails.
+      discard = committing || err instanceof TransactionExpiredError || !(await client.query("ROLLBACK").then(() => true, () => false));
       throw err;
     } finally {
       client.release(discard || undefined);
@@ -224,21 +226,24 @@ function postgresTransactions(pool: pg.Pool, limits: DatabaseLimits): Transactio
 function pgliteTransactions(pglite: PGlite, limits: DatabaseLimits): TransactionRunner {
   return (prologue, fn) =>
     pglite.transaction(async (open) => {
-      let usable = true;
-      const tx: Transaction = {
-        [TRANSACTION]: true,
-        async query(sql) {
-          if (!usable) throw new TransactionExpiredError(limits.transactionTimeoutMs);
-          return (await open.query<Record<string, unknown>>(sql.text, sql.values)).rows;
-        },
-      };
+      const { tx, end } = openTransaction(async (sql) => (await open.query<Record<string, unknown>>(sql.text, sql.values)).rows, limits);
       try {
         if (prologue !== "") await open.exec(prologue);
         return await withinBound(fn(tx), limits.transactionTimeoutMs);
       } finally {
-        usable = false;
+        end();
       }
     });
+}
+
+/** A transaction's statements, sent by `run` until end(): work given up past the bound runs nothing more. */
+function openTransaction(run: (sql: Prisma.Sql) => Promise<Record<string, unknown>[]>, limits: DatabaseLimits): { tx: Transaction; end(): void } {
+  let open = true;
+  const tx: Transaction = {
+    [TRANSACTION]: true,
+    query: (sql) => (open ? run(sql) : Promise.reject(new TransactionExpiredError(limits.transactionTimeoutMs))),
+  };
+  return { tx, end: () => void (open = false) };
 }
 
 /** A transaction that ran past its bound and was given up; nothing of it was committed. */
@@ -264,9 +269,7 @@ function withinBound<T>(work: Promise<T>, ms: number): Promise<T> {
  * transaction), or "".
  */
 export function runTransaction<T>(db: PrismaClient, prologue: string, fn: (tx: Transaction) => Promise<T>): Promise<T> {
-  const driver = drivers.get(db);
-  if (!driver) throw new Error("This client was not made by createDb or dbFromPglite");
-  return driver.transaction(prologue, fn);
+  return driverOf(db).transaction(prologue, fn);
 }
 
 function isTransaction(db: DbClient): db is Transaction {
