@@ -18,6 +18,10 @@ async function ownedTagIds(db: DbClient, userId: string, tagIds: string[] | unde
   return owned.map((tag) => tag.id);
 }
 
+/** Links a note to tags (ids the user owns, see ownedTagIds). */
+const linkTagsSql = (noteId: string, tagIds: string[]) =>
+  Prisma.sql`INSERT INTO note_tags (note_id, tag_id) SELECT ${noteId}::uuid, tag_id FROM unnest(${tagIds}::uuid[]) AS tag_id`;
+
 /** A note's wire form, built by the database (the same object serializeNoteWithTags makes). */
 const NOTE_JSON = noteJsonSql("n");
 
@@ -106,7 +110,7 @@ export async function insertNote(tx: Transaction, { userId, input: given, keep }
   if (tagIds.length === 0) return { note: JSON.parse(note) as TNote, version };
   // A new note's tag links can only follow its row, which recorded its first
   // revision without them (see the note_revisions migration): they join it here.
-  const links = Prisma.sql`INSERT INTO note_tags (note_id, tag_id) SELECT ${id}::uuid, tag_id FROM unnest(${tagIds}::uuid[]) AS tag_id RETURNING tag_id`;
+  const links = Prisma.sql`${linkTagsSql(id, tagIds)} RETURNING tag_id`;
   if (keep) await queryRows(tx, links);
   else {
     await queryRows(tx, Prisma.sql`WITH links AS (${links})
@@ -171,7 +175,7 @@ export async function writeNoteUpdate(tx: Transaction, { id, userId, input, ifVe
     if (!locked || (ifVersion !== undefined && locked.version !== ifVersion)) throw await missingOrModified(tx, { id, userId });
     const tagIds = await ownedTagIds(tx, userId, input.tagIds);
     await queryRows(tx, Prisma.sql`DELETE FROM note_tags WHERE note_id = ${id}::uuid`);
-    if (tagIds.length > 0) await queryRows(tx, Prisma.sql`INSERT INTO note_tags (note_id, tag_id) SELECT ${id}::uuid, tag_id FROM unnest(${tagIds}::uuid[]) AS tag_id`);
+    if (tagIds.length > 0) await queryRows(tx, linkTagsSql(id, tagIds));
   }
   // One statement writes the row and returns the note's wire form, built by
   // the database: through the query builder, a long note's JSON cost about as
