@@ -41,25 +41,31 @@ type Converter = {
 
 let loaded: Promise<Converter> | undefined;
 
+/** A window and its document, for BlockNote's conversions to build and read markup in. */
+export type Dom = { window: unknown; document: Document };
+
 /**
- * Loads BlockNote and JSDOM once, before a worker takes its first job (so
- * loading is not billed to a job's budget). BlockNote's core and a JSDOM
- * window, not its server utilities, which also load React, React DOM and
- * BlockNote's React views for conversions that never render: 10 MB more heap
- * in every worker.
+ * Loads BlockNote and the DOM once, before a worker takes its first job (so
+ * loading is not billed to a job's budget). BlockNote's core, not its server
+ * utilities, which also load React, React DOM and BlockNote's React views for
+ * conversions that never render. The DOM is linkedom's, made to parse and
+ * behave as BlockNote needs (light-dom.ts); `createDom` replaces it (tests
+ * hold it to JSDOM's conversions).
  */
-export function loadConverter(): Promise<Converter> {
+export function loadConverter(createDom?: () => Dom | Promise<Dom>): Promise<Converter> {
   loaded ??= (async () => {
-    const [{ BlockNoteEditor, blocksToMarkdown }, { JSDOM }] = await Promise.all([import("@blocknote/core"), import("jsdom")]);
+    const [{ BlockNoteEditor, blocksToMarkdown }, dom] = await Promise.all([
+      import("@blocknote/core"),
+      createDom ? createDom() : import("./light-dom").then(({ createLightDom }) => createLightDom()),
+    ]);
     const editor: NoteEditor = BlockNoteEditor.create({ schema: noteSchema });
-    const { window } = new JSDOM();
+    const { window, document } = dom;
     const scope = globalThis as { window?: unknown; document?: unknown };
     // Conversions in a worker run one at a time, so the `window`/`document`
     // globals BlockNote reads are set for one call and never overlap. Always
-    // the window's own document: a new one per call (createHTMLDocument) was
-    // kept alive by the window, about 23 MB per 100 KB conversion, until the
-    // worker ran out of heap.
-    const { document } = window;
+    // the window's own document: with JSDOM, a new one per call
+    // (createHTMLDocument) was kept alive by the window, about 23 MB per
+    // 100 KB conversion, until the worker ran out of heap.
     const withDom = async <T>(run: (document: Document) => Promise<T> | T): Promise<T> => {
       const saved = { window: scope.window, document: scope.document };
       scope.window = window;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { noteMarkdown } from "@/lib/editor/markdown";
 import { createUser } from "@/lib/users/mutations";
 import { isAlive, waitFor } from "@/scripts/lib/processes";
 import { apiClient, type ApiResponse } from "@/tests/helpers/api-client";
@@ -126,7 +127,7 @@ describe.each(TEST_DB_KINDS)("hostile note bodies (%s)", (kind) => {
       expect(read.headers.get("content-type")).toMatch(/^text\/markdown/);
     }
     expect((await reads[0]!).text.startsWith("# Target\n")).toBe(true);
-    if (createdOk) expect((await reads[1]!).text.startsWith(`# ${title}\n`)).toBe(true);
+    if (createdOk) expect((await reads[1]!).text.startsWith(noteMarkdown(title, ""))).toBe(true);
 
     // The rest of the service kept answering throughout, and the server is still up.
     await canary.answersAgain();

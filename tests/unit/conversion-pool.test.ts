@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors";
 // A small heap and a generous time budget, so the memory limit is what stops
 // the hostile job here (the time budget is exercised through the server, in
 // tests/integration/hostile-content.test.ts).
-process.env.CONVERSION_HEAP_MB = "96";
+process.env.CONVERSION_HEAP_MB = "48";
 process.env.CONVERSION_TIMEOUT_MS = "60000";
 process.env.CONVERSION_THREADS = "1";
 // A loaded machine can take a while to start the worker: this test is not about waiting for one.
@@ -14,7 +14,7 @@ const { runConversion, closeConversionPool } = await import("@/lib/editor/conver
 
 describe("conversion pool", () => {
   beforeAll(async () => {
-    // Warm: the first worker loads BlockNote and JSDOM.
+    // Warm: the first worker loads BlockNote and its DOM.
     await runConversion({ kind: "markdown", markdown: "warm" }, "Markdown");
   });
   afterAll(() => closeConversionPool());
@@ -44,7 +44,7 @@ describe("conversion pool", () => {
     const failure = await runConversion({ kind: "markdown", markdown: hostile }, "Markdown").catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(AppError);
     expect((failure as AppError).status).toBe(422);
-    expect((failure as AppError).userMessage).toBe("Markdown is too expensive to convert: over the 96 MB memory budget per conversion");
+    expect((failure as AppError).userMessage).toBe("Markdown is too expensive to convert: over the 48 MB memory budget per conversion");
     const after = await runConversion({ kind: "markdown", markdown: "still **working**" }, "Markdown");
     expect(after).toMatchObject({ ok: true, contentText: "still working", markdown: "still **working**" });
   });
