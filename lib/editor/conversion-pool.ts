@@ -64,7 +64,7 @@ function getPool(): Piscina {
       filename: worker.url,
       minThreads: threads,
       maxThreads: threads,
-      // Workers stay warm: loading BlockNote and JSDOM takes a second.
+      // Workers stay warm: loading BlockNote and its DOM takes most of a second.
       idleTimeout: 10 * 60_000,
       resourceLimits: { maxOldGenerationSizeMb: env.CONVERSION_HEAP_MB, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
     });
