@@ -11,18 +11,7 @@
  * `rgb(255, 0, 0)`; the server's DOM keeps it as written. Neither is a colour
  * of BlockNote's, so the editor shows the text uncoloured either way.
  */
-
-type Random = () => number;
-
-function seeded(seed: number): Random {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../../bench/generate";
 
 const WORDS = [
   "note", "agent", "plan", "Zoë", "naïve", "東京", "привет", "مرحبا", "🙂", "a&b", "x<y", "q\"t", "it's", "snake_case", "kebab-case",
@@ -48,7 +37,7 @@ const HTML_SNIPPETS = [
 ];
 
 export function generateMarkdown(seed: number, blocks = 12): string {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const chance = (p: number) => random() < p;
   const word = () => pick(WORDS);
