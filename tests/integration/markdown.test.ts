@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { waitFor } from "@/scripts/lib/processes";
+import { SERVER_ENV } from "@/scripts/lib/server-options";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
 import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
 
@@ -61,14 +62,14 @@ describe.each(TEST_DB_KINDS)("Markdown in and out (%s)", (kind) => {
     expect(started.exec(stack.app.output())?.[1]).toBe("bundled");
   });
 
-  it("serves from the entry `npm run build` bundled, with no compiler loaded and two malloc arenas", () => {
+  it("serves from the entry `npm run build` bundled, with no compiler loaded and the server's malloc settings", () => {
     const proc = `/proc/${stack.app.pid}`;
     const args = readFileSync(`${proc}/cmdline`, "utf8").split("\0").filter(Boolean);
     expect(args.at(-1)).toMatch(/\/serve\.mjs$/);
     expect(args.join(" ")).not.toMatch(/tsx/);
     // Neither tsx's compiler nor Next's native one (which a TypeScript config would load).
     expect(readFileSync(`${proc}/maps`, "utf8")).not.toMatch(/esbuild|swc/);
-    expect(readFileSync(`${proc}/environ`, "utf8").split("\0")).toContain("MALLOC_ARENA_MAX=2");
+    expect(readFileSync(`${proc}/environ`, "utf8").split("\0")).toEqual(expect.arrayContaining(Object.entries(SERVER_ENV).map(([name, value]) => `${name}=${value}`)));
   });
 
   describe("POST /api/notes with contentMarkdown, then GET as Markdown", () => {
