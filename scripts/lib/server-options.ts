@@ -24,7 +24,7 @@ export const SERVER_NODE_ARGS = ["--max-old-space-size=256", "--heap-growing-per
  * thread, the conversion worker, libuv's pool, V8's helpers) up to eight arenas
  * per core, each keeping freed memory. Two arenas held an idle server at
  * 318 MB instead of 381 MB (0.83×); one arena held malloc's share of a server
- * under 100 KB writes at 49–53 MB instead of 79 MB (0.67×), with the same
+ * under 100 KB writes at 49–53 MB instead of 79 MB (0.62–0.67×), with the same
  * throughput and CPU time per list page (measured in turns).
  */
 export const SERVER_ENV: Record<string, string> = { MALLOC_ARENA_MAX: "1" };
