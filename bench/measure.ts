@@ -1,4 +1,5 @@
 import autocannon from "autocannon";
+import { addCpu, cpuBetween, readCpu, type CpuGroups } from "./cpu";
 
 export type Measurement = {
   requests: number;
@@ -7,6 +8,10 @@ export type Measurement = {
   p99: number;
   /** Responses outside 2xx, or failed operations. */
   failures: number;
+  /** CPU per answered request while it was measured, in ms, by process group (when groups were given). */
+  cpuMsPerRequest?: Record<string, number>;
+  /** How many of the machine's cores all those processes kept busy, on average. */
+  busyCores?: number;
 };
 
 export function percentile(sorted: number[], p: number): number {
@@ -15,14 +20,22 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.max(0, index)]!;
 }
 
-function summarize(latencies: number[], elapsedMs: number, failures: number): Measurement {
+function summarize(latencies: number[], elapsedMs: number, failures: number, cpuMs?: Record<string, number>): Measurement {
   latencies.sort((a, b) => a - b);
+  const answered = latencies.length + failures;
+  const cpu = cpuMs && answered > 0
+    ? {
+        cpuMsPerRequest: Object.fromEntries(Object.entries(cpuMs).map(([group, ms]) => [group, round(ms / answered)])),
+        busyCores: Math.round((Object.values(cpuMs).reduce((a, b) => a + b, 0) / elapsedMs) * 100) / 100,
+      }
+    : {};
   return {
     requests: latencies.length,
     rps: Math.round((latencies.length / elapsedMs) * 1000),
     p50: round(percentile(latencies, 50)),
     p99: round(percentile(latencies, 99)),
     failures,
+    ...cpu,
   };
 }
 
@@ -38,6 +51,8 @@ export type HttpLoad = {
   connections: number;
   durationSec: number;
   warmupSec: number;
+  /** Processes whose CPU time is read around the measured part (not the warm-up). */
+  cpu?: CpuGroups;
 };
 
 /**
@@ -49,12 +64,14 @@ export async function measureHttp(load: HttpLoad): Promise<Measurement> {
   if (load.warmupSec > 0) await runAutocannon({ ...load, durationSec: load.warmupSec }, () => {});
   const latencies: number[] = [];
   let failures = 0;
+  const cpuStart = load.cpu && readCpu(load.cpu);
   const started = performance.now();
   await runAutocannon(load, (status, ms) => {
     if (status >= 200 && status < 300) latencies.push(ms);
     else failures += 1;
   });
-  return summarize(latencies, performance.now() - started, failures);
+  const elapsedMs = performance.now() - started;
+  return summarize(latencies, elapsedMs, failures, cpuStart && cpuBetween(cpuStart, readCpu(load.cpu!)));
 }
 
 /**
@@ -66,19 +83,21 @@ export async function measureHttp(load: HttpLoad): Promise<Measurement> {
  */
 export async function measureHttpInTurns(loads: HttpLoad[], rounds: number): Promise<Measurement[]> {
   for (const load of loads) if (load.warmupSec > 0) await runAutocannon({ ...load, durationSec: load.warmupSec }, () => {});
-  const tallies = loads.map(() => ({ latencies: [] as number[], failures: 0, elapsedMs: 0 }));
+  const tallies = loads.map(() => ({ latencies: [] as number[], failures: 0, elapsedMs: 0, cpuMs: {} as Record<string, number> }));
   for (let round = 0; round < rounds; round += 1) {
     for (const [i, load] of loads.entries()) {
       const tally = tallies[i]!;
+      const cpuStart = load.cpu && readCpu(load.cpu);
       const started = performance.now();
       await runAutocannon({ ...load, durationSec: load.durationSec / rounds }, (status, ms) => {
         if (status >= 200 && status < 300) tally.latencies.push(ms);
         else tally.failures += 1;
       });
       tally.elapsedMs += performance.now() - started;
+      if (cpuStart) addCpu(tally.cpuMs, cpuBetween(cpuStart, readCpu(load.cpu!)));
     }
   }
-  return tallies.map((tally) => summarize(tally.latencies, tally.elapsedMs, tally.failures));
+  return tallies.map((tally, i) => summarize(tally.latencies, tally.elapsedMs, tally.failures, loads[i]!.cpu && tally.cpuMs));
 }
 
 function runAutocannon(load: HttpLoad, onResponse: (status: number, ms: number) => void): Promise<void> {
@@ -110,12 +129,13 @@ function runAutocannon(load: HttpLoad, onResponse: (status: number, ms: number) 
  */
 export async function measureLoop(
   operation: (worker: number) => Promise<unknown>,
-  options: { connections: number; durationSec: number; warmupSec: number },
+  options: { connections: number; durationSec: number; warmupSec: number; cpu?: CpuGroups },
 ): Promise<Measurement> {
   const run = async (durationSec: number, record: boolean) => {
     const latencies: number[] = [];
     let failures = 0;
     const deadline = performance.now() + durationSec * 1000;
+    const cpuStart = record && options.cpu ? readCpu(options.cpu) : undefined;
     const started = performance.now();
     await Promise.all(
       Array.from({ length: options.connections }, async (_, worker) => {
@@ -130,7 +150,8 @@ export async function measureLoop(
         }
       }),
     );
-    return summarize(latencies, performance.now() - started, failures);
+    const elapsedMs = performance.now() - started;
+    return summarize(latencies, elapsedMs, failures, cpuStart && cpuBetween(cpuStart, readCpu(options.cpu!)));
   };
   if (options.warmupSec > 0) await run(options.warmupSec, false);
   return run(options.durationSec, true);

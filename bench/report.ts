@@ -100,6 +100,15 @@ export function renderMarkdown(report: BenchReport): string {
         `| ${r.userNotes.toLocaleString("en")} | ${r.scenario} | ${r.api.rps} | ${ofFloor(r.api.rps, FLOOR_TARGETS[r.scenario])} | ${ms(r.api.p50)} | ${ms(r.api.p99)} | ${naive?.rps ?? "–"} | ${naive ? ms(naive.p50) : "–"} | ${naive ? ratio(r.api.p50, naive.p50) : "–"} | ${targetText} | ${naive ? ratio(r.api.rps, naive.rps) : "–"} |`,
       );
     }
+    const cpuRows = [
+      ...(bare ? [{ label: "framework floor (`/api/floor`)", m: bare }] : []),
+      ...(authOnly ? [{ label: "withAuth only (`/api/me`)", m: authOnly }] : []),
+      ...pgRun.results.flatMap((r) => [
+        { label: `${r.scenario}, ${r.userNotes.toLocaleString("en")} notes`, m: r.api },
+        ...(r.naive ? [{ label: "(its naive SQL, through `pg` from the load generator)", m: r.naive }] : []),
+      ]),
+    ];
+    lines.push("", ...renderCpu(cpuRows, m.cpus, bare?.rps));
     lines.push("", `Server RSS: ${pgRun.rssBefore} MB before the scenarios, ${pgRun.rssAfter} MB after.`);
     const s = pgRun.sequentialRareSearch;
     if (s) lines.push(`200 sequential rare-term searches (largest user): p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms.`);
@@ -132,6 +141,7 @@ export function renderMarkdown(report: BenchReport): string {
       const pgSame = pgRun?.results.find((x) => x.scenario === r.scenario && x.userNotes === r.userNotes);
       lines.push(`| ${r.userNotes.toLocaleString("en")} | ${r.scenario} | ${r.api.rps} | ${ms(r.api.p50)} | ${ms(r.api.p99)} | ${pgSame ? ms(pgSame.api.p50) : "–"} | ${pgSame ? ratio(r.api.p50, pgSame.api.p50) : "–"} |`);
     }
+    lines.push("", ...renderCpu(lite.results.map((r) => ({ label: `${r.scenario}, ${r.userNotes.toLocaleString("en")} notes`, m: r.api })), m.cpus, undefined));
     lines.push("", ...renderRanked(lite.results));
     lines.push("", `Server RSS: ${lite.rssBefore} MB before, ${lite.rssAfter} MB after.`);
     const s = lite.sequentialRareSearch;
@@ -148,10 +158,44 @@ function soakLine(soak: SoakResult): string {
   return `Tagged-write soak, ${soak.clients} clients of one account for ${soak.durationSec} s: ${soak.requests} requests (${soak.writes} tagged writes), ${soak.rps} req/s, p50 ${ms(soak.p50)} ms, p99 ${ms(soak.p99)} ms, ${errors}; note total ${soak.totalMatches ? "consistent" : "INCONSISTENT"}.`;
 }
 
+const CPU_GROUPS = [
+  { key: "app", title: "app" },
+  { key: "identity", title: "identity service" },
+  { key: "postgres", title: "PostgreSQL" },
+  { key: "load", title: "load generator" },
+] as const;
+
+/**
+ * CPU per request by process, and the most throughput that CPU allows on this
+ * machine (cores ÷ CPU per request), as a share of the floor when it was measured.
+ */
+function renderCpu(rows: { label: string; m: Measurement }[], cores: number, floorRps: number | undefined): string[] {
+  const measured = rows.filter((row) => row.m.cpuMsPerRequest);
+  if (measured.length === 0) return [];
+  const groups = CPU_GROUPS.filter((group) => measured.some((row) => row.m.cpuMsPerRequest![group.key] !== undefined));
+  const lines = [
+    `CPU per request while each route was measured, in ms, by process (from /proc; every process shares the ${cores} cores). ` +
+      "No route can pass cores ÷ CPU per request while its CPU per request stays the same:",
+    "",
+    `| route | ${groups.map((g) => g.title).join(" | ")} | all | cores busy | req/s that CPU allows${floorRps ? " | of the floor" : ""} |`,
+    `|---|${groups.map(() => "---:").join("|")}|---:|---:|---:|${floorRps ? "---:|" : ""}`,
+  ];
+  for (const { label, m } of measured) {
+    const perGroup = groups.map((g) => m.cpuMsPerRequest![g.key] ?? 0);
+    const all = perGroup.reduce((a, b) => a + b, 0);
+    const allows = all > 0 ? Math.round((cores * 1000) / all) : NaN;
+    const share = floorRps && Number.isFinite(allows) ? ` | ${Math.round((allows / floorRps) * 100)}%` : floorRps ? " | –" : "";
+    lines.push(`| ${label} | ${perGroup.map((v) => v.toFixed(2)).join(" | ")} | ${all.toFixed(2)} | ${m.busyCores?.toFixed(2) ?? "–"} | ${Number.isFinite(allows) ? allows : "–"}${share} |`);
+  }
+  return lines;
+}
+
 /** Each ranked search (sort=relevance) as a ratio to the same search unranked, in the same run. */
 function renderRanked(results: ScenarioResult[]): string[] {
+  const ranked = results.filter((x) => x.scenario.endsWith(", ranked"));
+  if (ranked.length === 0) return [];
   const lines = ["Relevance ranking, API p50 of `sort=relevance` / the same search in the default order:", ""];
-  for (const r of results.filter((x) => x.scenario.endsWith(", ranked"))) {
+  for (const r of ranked) {
     const plain = results.find((x) => x.user === r.user && x.scenario === r.scenario.replace(", ranked", ""));
     if (plain) lines.push(`- ${r.userNotes.toLocaleString("en")} notes, ${r.scenario}: ${ms(r.api.p50)} ms vs ${ms(plain.api.p50)} ms (${ratio(r.api.p50, plain.api.p50)})`);
   }

@@ -183,6 +183,8 @@ async function runPostgres(report: BenchReport): Promise<BenchReport["postgres"]
           connections: config.connections,
           durationSec: config.durationSec,
           warmupSec: config.warmupSec,
+          // The same processes: the naive SQL's client is this process, where the load generator runs.
+          cpu: stack.cpuGroups,
         });
         results.push({ scenario: scenario.name, kind: scenario.kind, user: user.email, userNotes: users.find((u) => u.email === user.email)!.notes, api, naive });
         log(`${user.email} ${scenario.name}: api p50 ${api.p50} ms, ${api.rps} req/s; naive SQL p50 ${naive.p50} ms, ${naive.rps} q/s`);
@@ -297,6 +299,7 @@ function measureApi(stack: BenchStack, scenario: (typeof SCENARIOS)[number], use
     connections: config.connections,
     durationSec: config.durationSec,
     warmupSec: config.warmupSec,
+    cpu: stack.cpuGroups,
   });
 }
 
@@ -325,7 +328,7 @@ async function measureFloors(stack: BenchStack, user: LoadedUser) {
   const floorUrl = `${stack.appUrl}/api/floor`;
   const hasFloor = (await fetch(floorUrl).then((res) => res.ok, () => false)) === true;
   if (!hasFloor) log("floors: this build has no /api/floor route (it is built with --skip-build's own build?); the framework floor is not measured");
-  const load = { connections: config.connections, durationSec: config.durationSec, warmupSec: config.warmupSec };
+  const load = { connections: config.connections, durationSec: config.durationSec, warmupSec: config.warmupSec, cpu: stack.cpuGroups };
   const authOnlyLoad = { ...load, url: `${stack.appUrl}/api/me`, headers: { "x-session-token": token } };
   // The floor and the withAuth-only route in turns: their ratio is the figure that matters.
   const [authOnly, bare] = (await measureHttpInTurns(hasFloor ? [authOnlyLoad, { ...load, url: floorUrl }] : [authOnlyLoad], config.floorRounds)) as [Measurement, Measurement?];

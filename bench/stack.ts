@@ -6,6 +6,7 @@ import { IdentityStore } from "@/identity/store";
 import { addUserKey } from "@/identity/users";
 import { SERVER_NODE_ARGS } from "@/scripts/lib/server-options";
 import { freePort, rssMb, startServerProcess, stopChild, waitForHttp, type ServerProcess } from "@/scripts/lib/processes";
+import { stackCpuGroups, type CpuGroups } from "./cpu";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -18,6 +19,8 @@ export type BenchStack = {
   mintToken(email: string): Promise<string>;
   /** Resident memory of the app process, in MB. */
   appRssMb(): number;
+  /** The stack's processes, for CPU per request (PostgreSQL's only when the app runs against it). */
+  cpuGroups: CpuGroups;
   stop(): Promise<void>;
 };
 
@@ -63,6 +66,7 @@ export async function startBenchStack(options: { databaseUrl: string; workDir: s
       return (await requestSessionToken({ apiUrl: identityUrl, apiKey })).sessionToken;
     },
     appRssMb: () => rssMb(app.pid),
+    cpuGroups: stackCpuGroups({ app: app.pid, identity: identity.pid! }, { postgres: !options.databaseUrl.startsWith("pglite:") }),
     async stop() {
       await app.stop();
       await stopChild(identity);
