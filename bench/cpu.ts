@@ -30,11 +30,20 @@ function processCpuMs(pid: number): number | undefined {
   }
 }
 
+/** A group's processes; none where /proc cannot be read (not Linux). */
+function listed(pids: () => number[]): number[] {
+  try {
+    return pids();
+  } catch {
+    return [];
+  }
+}
+
 export function readCpu(groups: CpuGroups): CpuReading {
   const reading: CpuReading = new Map();
   for (const [group, pids] of Object.entries(groups)) {
     const byPid = new Map<number, number>();
-    for (const pid of pids()) {
+    for (const pid of listed(pids)) {
       const cpu = processCpuMs(pid);
       if (cpu !== undefined) byPid.set(pid, cpu);
     }
@@ -45,11 +54,13 @@ export function readCpu(groups: CpuGroups): CpuReading {
 
 /**
  * CPU used by each group between two readings, in ms. A process that started
- * in between counts from zero; one that exited in between is not counted.
+ * in between counts from zero; one that exited in between is not counted. A
+ * group with no process found (PostgreSQL on another machine) is left out.
  */
 export function cpuBetween(start: CpuReading, end: CpuReading): Record<string, number> {
   const used: Record<string, number> = {};
   for (const [group, byPid] of end) {
+    if (byPid.size === 0) continue;
     let total = 0;
     for (const [pid, cpu] of byPid) total += cpu - (start.get(group)?.get(pid) ?? 0);
     used[group] = total;

@@ -53,6 +53,18 @@ describe("CPU per request, read from /proc", () => {
     }
   });
 
+  it("leaves out a group with no process, or whose processes cannot be listed", () => {
+    const groups = {
+      self: () => [process.pid],
+      none: () => [],
+      unreadable: (): number[] => {
+        throw new Error("ENOENT: no such file or directory, scandir '/proc'");
+      },
+    };
+    const used = cpuBetween(readCpu(groups), readCpu(groups));
+    expect(Object.keys(used)).toEqual(["self"]);
+  });
+
   it("finds PostgreSQL's processes when the server runs on this machine", () => {
     // CI and the benchmark's machine run PostgreSQL locally; elsewhere the list is simply empty.
     const pids = postgresPids();
