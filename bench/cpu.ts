@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { processIds, procCpuMs } from "@/lib/linux-proc";
 import { processTree } from "@/scripts/lib/processes";
 
 /**
@@ -9,26 +10,11 @@ import { processTree } from "@/scripts/lib/processes";
  * reach while its CPU per request stays what it is.
  */
 
-/** Kernel clock ticks per second, which /proc's CPU times count in: 100 on every Linux build that matters here. */
-const TICKS_PER_SECOND = 100;
-
 /** The processes of each group, found afresh at every reading (PostgreSQL's backends come and go). */
 export type CpuGroups = Record<string, () => number[]>;
 
 /** CPU time used so far, by group, then by process id, in ms. */
 export type CpuReading = Map<string, Map<number, number>>;
-
-/** A process's CPU time so far (user and system, all its threads), in ms; undefined once it has exited. */
-function processCpuMs(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // utime and stime are fields 14 and 15; the fields after the parenthesised name start at field 3.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
-}
 
 /** A group's processes; none where /proc cannot be read (not Linux). */
 function listed(pids: () => number[]): number[] {
@@ -44,7 +30,7 @@ export function readCpu(groups: CpuGroups): CpuReading {
   for (const [group, pids] of Object.entries(groups)) {
     const byPid = new Map<number, number>();
     for (const pid of listed(pids)) {
-      const cpu = processCpuMs(pid);
+      const cpu = procCpuMs(`/proc/${pid}/stat`);
       if (cpu !== undefined) byPid.set(pid, cpu);
     }
     reading.set(group, byPid);
@@ -68,6 +54,16 @@ export function cpuBetween(start: CpuReading, end: CpuReading): Record<string, n
   return used;
 }
 
+/**
+ * Starts reading the groups' CPU time; the function returned gives what each
+ * used since (nothing without groups).
+ */
+export function cpuWindow(groups: CpuGroups | undefined): () => Record<string, number> | undefined {
+  if (!groups) return () => undefined;
+  const start = readCpu(groups);
+  return () => cpuBetween(start, readCpu(groups));
+}
+
 /** Adds one window's CPU to a running total. */
 export function addCpu(total: Record<string, number>, more: Record<string, number>): Record<string, number> {
   for (const [group, ms] of Object.entries(more)) total[group] = (total[group] ?? 0) + ms;
@@ -76,16 +72,13 @@ export function addCpu(total: Record<string, number>, more: Record<string, numbe
 
 /** Every process named `postgres` on this machine (the server and its backends); none when PostgreSQL runs elsewhere. */
 export function postgresPids(): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
+  return processIds().filter((pid) => {
     try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") pids.push(Number(entry));
+      return readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres";
     } catch {
-      // exited meanwhile
+      return false; // exited meanwhile
     }
-  }
-  return pids;
+  });
 }
 
 /** The groups of the benchmark's stack: the app and the identity service with their children, PostgreSQL, and this process (the load generator). */

@@ -1,5 +1,5 @@
 import autocannon from "autocannon";
-import { addCpu, cpuBetween, readCpu, type CpuGroups } from "./cpu";
+import { addCpu, cpuWindow, type CpuGroups } from "./cpu";
 
 export type Measurement = {
   requests: number;
@@ -64,14 +64,14 @@ export async function measureHttp(load: HttpLoad): Promise<Measurement> {
   if (load.warmupSec > 0) await runAutocannon({ ...load, durationSec: load.warmupSec }, () => {});
   const latencies: number[] = [];
   let failures = 0;
-  const cpuStart = load.cpu && readCpu(load.cpu);
+  const cpuUsed = cpuWindow(load.cpu);
   const started = performance.now();
   await runAutocannon(load, (status, ms) => {
     if (status >= 200 && status < 300) latencies.push(ms);
     else failures += 1;
   });
   const elapsedMs = performance.now() - started;
-  return summarize(latencies, elapsedMs, failures, cpuStart && cpuBetween(cpuStart, readCpu(load.cpu!)));
+  return summarize(latencies, elapsedMs, failures, cpuUsed());
 }
 
 /**
@@ -87,14 +87,14 @@ export async function measureHttpInTurns(loads: HttpLoad[], rounds: number): Pro
   for (let round = 0; round < rounds; round += 1) {
     for (const [i, load] of loads.entries()) {
       const tally = tallies[i]!;
-      const cpuStart = load.cpu && readCpu(load.cpu);
+      const cpuUsed = cpuWindow(load.cpu);
       const started = performance.now();
       await runAutocannon({ ...load, durationSec: load.durationSec / rounds }, (status, ms) => {
         if (status >= 200 && status < 300) tally.latencies.push(ms);
         else tally.failures += 1;
       });
       tally.elapsedMs += performance.now() - started;
-      if (cpuStart) addCpu(tally.cpuMs, cpuBetween(cpuStart, readCpu(load.cpu!)));
+      addCpu(tally.cpuMs, cpuUsed() ?? {});
     }
   }
   return tallies.map((tally, i) => summarize(tally.latencies, tally.elapsedMs, tally.failures, loads[i]!.cpu && tally.cpuMs));
@@ -135,7 +135,7 @@ export async function measureLoop(
     const latencies: number[] = [];
     let failures = 0;
     const deadline = performance.now() + durationSec * 1000;
-    const cpuStart = record && options.cpu ? readCpu(options.cpu) : undefined;
+    const cpuUsed = cpuWindow(record ? options.cpu : undefined);
     const started = performance.now();
     await Promise.all(
       Array.from({ length: options.connections }, async (_, worker) => {
@@ -151,7 +151,7 @@ export async function measureLoop(
       }),
     );
     const elapsedMs = performance.now() - started;
-    return summarize(latencies, elapsedMs, failures, cpuStart && cpuBetween(cpuStart, readCpu(options.cpu!)));
+    return summarize(latencies, elapsedMs, failures, cpuUsed());
   };
   if (options.warmupSec > 0) await run(options.warmupSec, false);
   return run(options.durationSec, true);

@@ -1,5 +1,5 @@
 import "server-only";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -9,6 +9,7 @@ import type { ConversionResult, ConversionTask } from "@/lib/editor/conversions"
 import { bundledWorkerPath } from "@/lib/editor/worker-file";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { procCpuMs } from "@/lib/linux-proc";
 import { log } from "@/lib/log";
 
 /**
@@ -146,18 +147,10 @@ export async function runConversion(task: ConversionTask, subject: ConversionSub
 // only the job's own work counts against it, within that bound).
 const CHECK_EVERY_MS = 100;
 const WALL_FACTOR = 3;
-const TICKS_PER_MS = 100 / 1000; // Linux reports thread CPU time in 1/100 s
 
 /** CPU time (user + system) of one thread of this process, in ms; null when unreadable. */
 function threadCpuMs(threadId: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/self/task/${threadId}/stat`, "utf8");
-    // Fields 14 and 15 (utime, stime) counted after the parenthesised name.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_MS;
-  } catch {
-    return null;
-  }
+  return procCpuMs(`/proc/self/task/${threadId}/stat`) ?? null;
 }
 
 /**

@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import type { Readable } from "node:stream";
+import { processIds, procStatFields } from "@/lib/linux-proc";
 import { SERVER_ENV, serverEntryArgs } from "./server-options";
 
 // Child processes for the dev script, the benchmark and the tests alike: one
@@ -285,16 +286,10 @@ export function isGroupAlive(pgid: number): boolean {
 /** `pid` and every descendant of it, parents first, read from /proc (Linux). */
 export function processTree(pid: number): number[] {
   const parents = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      // Field 4 (ppid) follows the parenthesised command name, which may contain spaces.
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      parents.set(Number(entry), ppid);
-    } catch {
-      // exited meanwhile
-    }
+  for (const id of processIds()) {
+    // Undefined once exited meanwhile.
+    const ppid = procStatFields(`/proc/${id}/stat`)?.[1];
+    if (ppid !== undefined) parents.set(id, Number(ppid));
   }
   const tree = [pid];
   for (let i = 0; i < tree.length; i += 1) {
