@@ -165,7 +165,7 @@ export const API_ROUTES = [
     path: "/api/notes/{id}",
     operationId: "getNote",
     description:
-      "Fetch one note, as JSON, as Markdown (Accept: text/markdown or ?format=markdown) or as the outline of its blocks with their ids (?format=blocks), with its version as the ETag. With If-None-Match set to the ETag you hold, an unchanged note answers 304 with no body: a cheap way to ask whether it changed.",
+      "Fetch one note, as JSON, as Markdown (Accept: text/markdown or ?format=markdown) or as the outline of its blocks with their ids (?format=blocks), with its version as the ETag (every change to what this answers makes a new version, a rename or deletion of one of its tags included). With If-None-Match set to the ETag you hold, an unchanged note answers 304 with no body: a cheap way to ask whether it changed.",
     headers: ["If-None-Match"],
     query: ZNoteFormatQuerySchema,
     responses: {
@@ -325,7 +325,8 @@ export const API_ROUTES = [
     method: "PATCH",
     path: "/api/tags/{id}",
     operationId: "renameTag",
-    description: "Rename a tag; the same rules as a create, so a name you already have (in any case) is a 409. Notes keep the tag.",
+    description:
+      "Rename a tag; the same rules as a create, so a name you already have (in any case) is a 409. Notes keep the tag; each note carrying it gets a new version (its ETag changes, so If-Match with the ETag from before is a 412) and is listed as updated in the change feed.",
     body: ZRenameTagSchema,
     responses: { 200: ZTagResponseSchema, 404: null, 409: null },
   },
@@ -333,7 +334,8 @@ export const API_ROUTES = [
     method: "DELETE",
     path: "/api/tags/{id}",
     operationId: "deleteTag",
-    description: "Delete a tag and remove it from your notes.",
+    description:
+      "Delete a tag and remove it from your notes; each note that carried it gets a new version (its ETag changes, so If-Match with the ETag from before is a 412) and is listed as updated in the change feed.",
     responses: { 204: null, 404: null },
   },
   {

@@ -38,7 +38,7 @@ const ZChangeSchema = z.object({
   entity: z.enum(["note", "tag"]),
   action: z.enum(CHANGE_ACTIONS).meta({
     description:
-      "Notes: created, updated (a new version), deleted (moved to the trash), restored (back from the trash), purged (gone for good). Tags: created, updated (renamed), deleted.",
+      "Notes: created, updated (a new version: a write, or a rename or deletion of one of its tags), deleted (moved to the trash), restored (back from the trash), purged (gone for good). Tags: created, updated (renamed), deleted.",
   }),
   id: z.guid().meta({ description: "The note's or tag's id." }),
   version: z.number().int().optional().meta({ description: "The note's version after the change (created, updated, restored): its ETag is \"v<version>\"." }),

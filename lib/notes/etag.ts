@@ -1,7 +1,9 @@
 /**
- * A note's strong ETag: its version, which every write bumps. Parsing accepts
- * exactly what noteEtag produces (plus the `*` wildcard), so a client cannot
- * pass a stale or foreign tag by accident.
+ * A note's strong ETag: its version, which every change to what a read of the
+ * note answers bumps: each write, and a rename or deletion of one of its tags
+ * (the tag_changes_new_note_versions migration), since the note shows its tags.
+ * Parsing accepts exactly what noteEtag produces (plus the `*` wildcard), so a
+ * client cannot pass a stale or foreign tag by accident.
  */
 export function noteEtag(version: number): string {
   return `"v${version}"`;

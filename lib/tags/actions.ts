@@ -4,6 +4,7 @@ import { z } from "zod";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
 import { AppError, isUnavailable, UNAVAILABLE_ACTION_MESSAGE } from "@/lib/errors";
+import { personAuthor } from "@/lib/revisions/author";
 import { createTag, deleteTag, renameTag } from "@/lib/tags/mutations";
 import { TAG_NAME_MAX, ZCreateTagSchema, type TTag } from "@/lib/tags/schemas";
 
@@ -37,7 +38,7 @@ export async function renameTagAction(id: string, name: string): Promise<TagActi
   if (!input.success) return { ok: false, message: INVALID_NAME };
   if (!z.guid().safeParse(id).success) return { ok: false, message: "This tag no longer exists." };
   try {
-    const tag = await renameTag(await getDb(), { id, userId: user.id, input: input.data });
+    const tag = await renameTag(await getDb(), { id, userId: user.id, author: personAuthor(user), input: input.data });
     return { ok: true, tag };
   } catch (err) {
     return tagFailure(err);
@@ -50,7 +51,7 @@ export async function deleteTagAction(id: string): Promise<{ ok: true } | { ok: 
   if (!user) return { ok: false, message: SIGNED_OUT };
   if (!z.guid().safeParse(id).success) return { ok: false, message: "This tag no longer exists." };
   try {
-    await deleteTag(await getDb(), { id, userId: user.id });
+    await deleteTag(await getDb(), { id, userId: user.id, author: personAuthor(user) });
   } catch (err) {
     if (isUnavailable(err)) return { ok: false, message: UNAVAILABLE_ACTION_MESSAGE };
     if (!(err instanceof AppError && err.code === "NOT_FOUND")) throw err;

@@ -3,6 +3,7 @@ import { isUniqueViolation } from "@/lib/db/failures";
 import { writeTransaction } from "@/lib/db/transaction";
 import { AppError, MESSAGES } from "@/lib/errors";
 import { tagJsonSql } from "@/lib/notes/serialize";
+import type { RevisionAuthor } from "@/lib/revisions/author";
 import type { TCreateTag, TTag } from "@/lib/tags/schemas";
 
 /** A tag's wire form, built by the database. */
@@ -29,17 +30,30 @@ export async function insertTag(tx: DbClient, { userId, input }: { userId: strin
   }
 }
 
+type ChangeTagOptions = {
+  id: string;
+  userId: string;
+  /**
+   * Who writes: every note carrying the tag gets a new version (its JSON shows
+   * the tag), and the revision a deletion makes records it ("system" when
+   * omitted: scripts).
+   */
+  author?: RevisionAuthor;
+};
+
 /**
- * Deletes a tag; its links to notes go with it (ON DELETE CASCADE). Under the
- * account's write lock, like every write that links tags: a note created or
- * retagged at the same moment either committed first (and loses the link now)
- * or runs after and no longer finds the tag.
+ * Deletes a tag; its links to notes go with it (ON DELETE CASCADE), and each
+ * note that carried it gets a new version, so its ETag changes and the feed
+ * lists it as updated (see the tag_changes_new_note_versions migration).
+ * Under the account's write lock, like every write that links tags: a note
+ * created or retagged at the same moment either committed first (and loses
+ * the link now) or runs after and no longer finds the tag.
  */
-export async function deleteTag(db: Db, { id, userId }: { id: string; userId: string }): Promise<void> {
+export async function deleteTag(db: Db, { id, userId, author }: ChangeTagOptions): Promise<void> {
   const deleted = await writeTransaction(
     db,
     (tx) => queryRows(tx, Prisma.sql`DELETE FROM tags WHERE id = ${id}::uuid AND user_id = ${userId}::uuid RETURNING 1`),
-    { lockUserId: userId },
+    { lockUserId: userId, author },
   );
   if (deleted.length === 0) throw new AppError("NOT_FOUND", { userMessage: MESSAGES.tagNotFound });
 }
@@ -47,17 +61,19 @@ export async function deleteTag(db: Db, { id, userId }: { id: string; userId: st
 /**
  * Renames a tag; the new name must be unique per user, case-insensitively (409
  * otherwise). One statement under the account's write lock, scoped to the
- * owner: another user's tag, or one deleted meanwhile, is a 404. Shared by PATCH /api/tags/:id, the rename_tag
- * tool and the tags page.
+ * owner: another user's tag, or one deleted meanwhile, is a 404. Every note
+ * carrying the tag gets a new version, as for a deletion (a change of case
+ * included: the notes show the name as written). Shared by PATCH
+ * /api/tags/:id, the rename_tag tool and the tags page.
  */
-export async function renameTag(db: Db, { id, userId, input }: { id: string; userId: string; input: TCreateTag }): Promise<TTag> {
+export async function renameTag(db: Db, { id, userId, author, input }: ChangeTagOptions & { input: TCreateTag }): Promise<TTag> {
   let row: { tag: string } | undefined;
   try {
     [row] = await writeTransaction(
       db,
       (tx) => queryRows<{ tag: string }>(tx, Prisma.sql`
         UPDATE tags t SET name = ${input.name} WHERE t.id = ${id}::uuid AND t.user_id = ${userId}::uuid RETURNING ${TAG_JSON}::text AS tag`),
-      { lockUserId: userId },
+      { lockUserId: userId, author },
     );
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError("CONFLICT", { userMessage: MESSAGES.tagExists });

@@ -51,11 +51,12 @@ export async function expectMigratedSchema(query: QueryRows): Promise<void> {
     ["search_vocabulary_user_id_token_idx", ["fastupdate=off"]],
   ]);
 
-  // The counters', the search's, the history's and the change feed's triggers, which the schema cannot describe.
+  // The counters', the search's, the history's, the change feed's and the tag changes' triggers, which the schema cannot describe.
   const triggers = await query("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal ORDER BY tgname");
   expect(triggers.map((row) => row.tgname)).toEqual([
     "note_tags_count_delete",
     "note_tags_count_insert",
+    "note_tags_tag_deleted_note_versions",
     "notes_change_delete",
     "notes_change_insert",
     "notes_change_update",
@@ -71,6 +72,7 @@ export async function expectMigratedSchema(query: QueryRows): Promise<void> {
     "tags_change_delete",
     "tags_change_insert",
     "tags_change_update",
+    "tags_renamed_note_versions",
     "trashed_notes_change_delete",
     "trashed_notes_revision_forget",
   ]);

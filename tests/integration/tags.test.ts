@@ -87,6 +87,34 @@ describe.each(TEST_DB_KINDS)("/api/tags (%s)", (kind) => {
       expect((await stack.api("/api/tags", { token: user.token() })).body.tags).toEqual([res.body.tag]);
     });
 
+    it("a rename or a deletion changes the ETag of each note carrying the tag: If-None-Match with the old one is a 200, If-Match with it a 412", async () => {
+      const user = stack.freshUser();
+      const [tag, other] = [(await createTag(user, "draft")).body.tag, (await createTag(user, "later")).body.tag];
+      const create = (tagIds: string[]) => stack.api("/api/notes", { method: "POST", token: user.token(), json: { title: "t", tagIds } });
+      const [tagged, untouched] = [await create([tag.id]), await create([other.id])];
+      const [id, etag] = [tagged.body.note.id as string, tagged.headers.get("etag")!];
+      const conditionalGet = (noteId: string, held: string) => stack.api(`/api/notes/${noteId}`, { token: user.token(), headers: { "if-none-match": held } });
+      expect((await conditionalGet(id, etag)).status).toBe(304);
+
+      expect((await renameTag(user, tag.id, { name: "Draft" })).status).toBe(200);
+      const renamed = await conditionalGet(id, etag);
+      expect(renamed.status).toBe(200);
+      expect(renamed.headers.get("etag")).not.toBe(etag);
+      expect(renamed.body.note.tags.map((t: { name: string }) => t.name)).toEqual(["Draft"]);
+      expect((await conditionalGet(untouched.body.note.id, untouched.headers.get("etag")!)).status).toBe(304);
+      const stale = await stack.api(`/api/notes/${id}`, { method: "PATCH", token: user.token(), headers: { "if-match": etag }, json: { title: "u" } });
+      expect(stale.status).toBe(412);
+      expect(stale.headers.get("etag")).toBe(renamed.headers.get("etag"));
+      const saved = await stack.api(`/api/notes/${id}`, { method: "PATCH", token: user.token(), headers: { "if-match": renamed.headers.get("etag")! }, json: { title: "u" } });
+      expect(saved.status).toBe(200);
+
+      expect((await stack.api(`/api/tags/${tag.id}`, { method: "DELETE", token: user.token() })).status).toBe(204);
+      const untagged = await conditionalGet(id, saved.headers.get("etag")!);
+      expect(untagged.status).toBe(200);
+      expect(untagged.body.note.tags).toEqual([]);
+      expect((await conditionalGet(untouched.body.note.id, untouched.headers.get("etag")!)).status).toBe(304);
+    });
+
     it("a change of case only is allowed; another tag's name in any case is a 409 and nothing changes", async () => {
       const user = stack.freshUser();
       const ideas = (await createTag(user, "ideas")).body.tag;
