@@ -207,6 +207,11 @@ export const API_ROUTES = [
     headers: ["If-Match"],
     responses: {
       200: { body: ZNoteResponseSchema, headers: ["ETag"] },
+      400: {
+        body: null,
+        description:
+          'Malformed request (id, header or URL), body not valid JSON, or a body that fails the schema (with details): blocks, a type, props or content the editor\'s schema does not hold are such a failure, `details.fieldErrors` naming the operation and the path, e.g. `operations[0] (append): blocks[0].type: unknown block type "x"`. Nothing was written',
+      },
       404: null,
       409: {
         body: null,

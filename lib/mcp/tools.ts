@@ -170,11 +170,12 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
       '- replace_text: {"op":"replace_text","find":"Friday","replace":"Monday","expectedCount":1}: fails with the count found unless exactly expectedCount matches (default 1)',
       '- replace_section: {"op":"replace_section","heading":"Risks","markdown":"## Risks\\n\\nNone left."}: the heading and its blocks up to the next heading of its level or higher; "keepHeading":true keeps the heading',
       '- insert_before_section / insert_after_section: {"op":"insert_after_section","heading":"Steps","markdown":"1. Ship"}',
-      '- update_block: {"op":"update_block","blockId":"…","props":{"textColor":"red"},"content":"New text"} (also "type", "children")',
+      '- update_block: {"op":"update_block","blockId":"…","props":{"textColor":"red"},"content":"New text"} (also "type", "children"; a new type keeps only the props it has)',
       '- move_block: {"op":"move_block","blockId":"…","after":"…"} (or "before":"…", or "to":"start"/"end")',
       '- delete_block: {"op":"delete_block","blockId":"…"}',
       '- set_title: {"op":"set_title","title":"Plan v2"}',
       '- add_tags / remove_tags: {"op":"add_tags","tagIds":["…"]} (ids from list_tags)',
+      "Blocks, types, props and content must be the editor's (BlockNote's default blocks): anything else is a 400 naming the operation and the path, e.g. operations[0] (append): blocks[0].type: unknown block type \"x\".",
     ].join("\n"),
     input: z.object({ ...ZNoteIdSchema.shape, ...ZConditionSchema.shape, ...ZEditNoteSchema.shape }),
     async run(args, { user, db }) {

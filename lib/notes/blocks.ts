@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { blockContentKind, blockHasProp, partialBlockProblem, partialContentProblem, partialPropsProblem } from "@/lib/editor/block-shape";
 import { contentToText, inlineText } from "@/lib/editor/content-text";
 import type { Db } from "@/lib/db/client";
 import { getNoteOrThrow } from "@/lib/notes/queries";
@@ -89,6 +90,93 @@ export function updateBlock(blocks: readonly Block[], id: string, change: (block
     list[index] = change(list[index]!);
     return list;
   });
+}
+
+/**
+ * Blocks, a block's type, props or content given by a client that the note
+ * schema does not hold. `field` is the operation's field at fault (blocks,
+ * type, props, content, children); the message is "<path>: <reason>".
+ */
+export class InvalidBlockError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Throws InvalidBlockError unless every block of `blocks` is a block of the note schema, as a client may give one; paths start at `field`. */
+export function assertBlocks(blocks: readonly unknown[], field: string): void {
+  for (let i = 0; i < blocks.length; i += 1) {
+    const problem = partialBlockProblem(blocks[i], `${field}[${i}]`);
+    if (problem) throw new InvalidBlockError(field, problem);
+  }
+}
+
+/** What update_block sets on a block (its children are set apart: they need the body for fresh ids). */
+export type BlockChange = { type?: string; props?: Record<string, unknown>; content?: unknown };
+
+/**
+ * Throws InvalidBlockError when what update_block gives is not for the note
+ * schema whatever block it lands on: an unknown type, or props or content
+ * that do not suit the type given.
+ */
+export function assertBlockChange({ type, props, content }: BlockChange): void {
+  if (type === undefined) return;
+  if (blockContentKind(type) === undefined) throw new InvalidBlockError("type", `type: unknown block type ${JSON.stringify(type)}`);
+  const propsProblem = props === undefined ? null : partialPropsProblem(type, props, "props");
+  if (propsProblem) throw new InvalidBlockError("props", propsProblem);
+  const contentProblem = content === undefined ? null : partialContentProblem(type, content, "content");
+  if (contentProblem) throw new InvalidBlockError("content", contentProblem);
+}
+
+const isEmptyContent = (content: unknown) => content === undefined || content === "" || (Array.isArray(content) && content.length === 0);
+
+/**
+ * The block with a new type, props or content, checked against the note
+ * schema (InvalidBlockError when it would not hold). Props are merged over
+ * the block's own; a new type keeps only the props it has (as the editor
+ * does when a block changes type: a heading's level means nothing to a
+ * paragraph) and the content only if it fits: content that does not is an
+ * error rather than lost, unless it is empty.
+ */
+export function changedBlock(block: Block, change: BlockChange): Block {
+  if (change.type === undefined && change.props === undefined && change.content === undefined) return block;
+  const type = change.type ?? block.type;
+  const kind = typeof type === "string" ? blockContentKind(type) : undefined;
+  if (typeof type !== "string" || kind === undefined) {
+    if (change.type !== undefined) throw new InvalidBlockError("type", `type: unknown block type ${JSON.stringify(change.type)}`);
+    throw new InvalidBlockError("type", `type: the block's own type ${JSON.stringify(type)} is not one the editor knows; give type`);
+  }
+  const retyped = type !== block.type;
+  const own = isRecord(block.props) ? block.props : {};
+  const kept = retyped ? Object.fromEntries(Object.entries(own).filter(([name]) => blockHasProp(type, name))) : own;
+  const next: Block = { ...block, type };
+  if (retyped || change.props !== undefined) {
+    next.props = { ...kept, ...change.props };
+    // A new type's props are all checked (the ones kept may not suit it); otherwise only those given.
+    const problem = partialPropsProblem(type, retyped ? next.props : change.props, "props");
+    if (problem) throw new InvalidBlockError("props", problem);
+  }
+  if (change.content !== undefined) {
+    const problem = partialContentProblem(type, change.content, "content");
+    if (problem) throw new InvalidBlockError("content", problem);
+    next.content = change.content;
+  } else if (retyped && partialContentProblem(type, block.content, "content") !== null) {
+    if (!isEmptyContent(block.content)) {
+      throw new InvalidBlockError(
+        "content",
+        kind === "none"
+          ? `content: a "${type}" block has no content, and this block's is not empty: delete the block and insert a new one instead`
+          : `content: the block's content does not fit a "${type}" block: give content`,
+      );
+    }
+    if (kind === "table") throw new InvalidBlockError("content", `content: a "table" block needs table content: give content`);
+    if (kind === "none") delete next.content;
+    else next.content = [];
+  }
+  return next;
 }
 
 /** The body without the block `id` (and its children). */

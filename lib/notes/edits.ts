@@ -5,10 +5,14 @@ import { contentToText } from "@/lib/editor/content-text";
 import { convertMarkdownBody, MarkdownConversionError } from "@/lib/editor/markdown";
 import { AppError, MESSAGES } from "@/lib/errors";
 import {
+  assertBlockChange,
+  assertBlocks,
   BlockEditError,
   blocksOf,
+  changedBlock,
   deleteBlock,
   findSection,
+  InvalidBlockError,
   moveBlock,
   replaceText,
   updateBlock,
@@ -43,11 +47,38 @@ const editFailed = (index: number, op: TEditOperation, reason: string, fields: R
   new AppError("EDIT_FAILED", { userMessage: `operations[${index}] (${op.op}): ${reason}`, fields: { operation: index, ...fields } });
 
 /**
+ * Blocks (or a block's type, props, content) the note schema does not hold:
+ * bad input, so the contract's 400 for a body that fails the schema, its
+ * details naming the operation and the path within it.
+ */
+const invalidBlock = (index: number, op: TEditOperation, err: InvalidBlockError) =>
+  new AppError("INVALID_BODY", {
+    userMessage: MESSAGES.invalidBody,
+    fields: { details: { formErrors: [], fieldErrors: { [`operations.${index}.${err.field}`]: [`operations[${index}] (${op.op}): ${err.message}`] } } },
+  });
+
+/**
+ * What an operation gives as blocks, checked against the note schema before
+ * anything is read: blocks to insert, update_block's children, and its type
+ * (with the props and content given for it). Props and content given without
+ * a type are checked against the block's own type when the edit applies.
+ */
+function assertOperationBlocks(op: TEditOperation): void {
+  if ("blocks" in op && op.blocks !== undefined) assertBlocks(op.blocks, "blocks");
+  if (op.op !== "update_block") return;
+  assertBlockChange({ type: op.type, props: op.props, content: op.content });
+  if (op.children !== undefined) assertBlocks(op.children, "children");
+}
+
+/**
  * Applies a list of operations (append, replace_text, sections, blocks by id,
  * title, tags) to a note, all or nothing: the first that cannot apply fails
- * the edit with a 409 naming it, and nothing is written. The operations apply
- * to the note as it is when the edit runs, so edits from many clients at once
- * all land (none needs If-Match); with `ifVersion`, only at that version.
+ * the edit with a 409 naming it, and nothing is written. Blocks, types, props
+ * and content the note schema does not hold are bad input: a 400 naming the
+ * operation and the path (lib/editor/block-shape.ts), nothing written. The
+ * operations apply to the note as it is when the edit runs, so edits from
+ * many clients at once all land (none needs If-Match); with `ifVersion`, only
+ * at that version.
  * Blocks the operations do not touch are written back exactly as stored.
  *
  * Markdown in the operations is converted in the conversion pool before the
@@ -94,6 +125,14 @@ async function readState(db: DbClient, { id, userId }: { id: string; userId: str
 
 /** Converts each operation's Markdown to blocks in the conversion pool; Markdown BlockNote cannot convert is a 400 naming it. */
 async function prepareOperations(operations: TEditOperation[]): Promise<Prepared[]> {
+  operations.forEach((op, index) => {
+    try {
+      assertOperationBlocks(op);
+    } catch (err) {
+      if (err instanceof InvalidBlockError) throw invalidBlock(index, op, err);
+      throw err;
+    }
+  });
   return Promise.all(
     operations.map(async (op, index): Promise<Prepared> => {
       if (!("markdown" in op) || op.markdown === undefined) return { op, blocks: "blocks" in op ? op.blocks : undefined };
@@ -110,7 +149,7 @@ async function prepareOperations(operations: TEditOperation[]): Promise<Prepared
   );
 }
 
-/** The operations applied in order, in memory. Throws EDIT_FAILED naming the first that cannot apply. */
+/** The operations applied in order, in memory. Throws EDIT_FAILED naming the first that cannot apply, INVALID_BODY the first that would make a block the schema does not hold. */
 function applyOperations(note: NoteState, prepared: Prepared[]): Change {
   let title: string | undefined;
   let blocks: Block[] | undefined;
@@ -138,6 +177,7 @@ function applyOperations(note: NoteState, prepared: Prepared[]): Change {
       blocks = applyToBlocks(blocks, op, given ?? [], index);
     } catch (err) {
       if (err instanceof BlockEditError) throw editFailed(index, op, err.message);
+      if (err instanceof InvalidBlockError) throw invalidBlock(index, op, err);
       throw err;
     }
   });
@@ -190,10 +230,7 @@ function applyToBlocks(blocks: Block[], op: BlockOperation, given: Block[], inde
     }
     case "update_block":
       return updateBlock(blocks, op.blockId, (block) => ({
-        ...block,
-        ...(op.type === undefined ? {} : { type: op.type }),
-        ...(op.props === undefined ? {} : { props: { ...(isObject(block.props) ? block.props : {}), ...op.props } }),
-        ...(op.content === undefined ? {} : { content: op.content }),
+        ...changedBlock(block, { type: op.type, props: op.props, content: op.content }),
         // Ids of the children replaced may be given again.
         ...(op.children === undefined ? {} : { children: withFreshIds(op.children, updateBlock(blocks, op.blockId, (own) => ({ ...own, children: [] }))) }),
       }));
@@ -203,5 +240,3 @@ function applyToBlocks(blocks: Block[], op: BlockOperation, given: Block[], inde
       return deleteBlock(blocks, op.blockId);
   }
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);

@@ -129,7 +129,9 @@ describe.each(TEST_DB_KINDS)("targeted edits: POST /api/notes/{id}/edits (%s)", 
     ]);
     expect(after.content.map((block) => block.id)).toEqual([content[5]!.id, content[0]!.id, content[3]!.id, content[2]!.id, content[4]!.id]);
     expect(after.content[1]!.children![0]).toEqual({ ...nested, props: { ...nested.props, textColor: "red" }, content: "nested, edited" });
-    expect(after.content[4]).toEqual({ ...content[4], type: "paragraph" });
+    // A new type keeps only the props it has, as the editor does: a paragraph has no checkbox.
+    const { checked: _checked, ...paragraphProps } = content[4]!.props!;
+    expect(after.content[4]).toEqual({ ...content[4], type: "paragraph", props: paragraphProps });
     expect(after.content[0]).toEqual(content[5]);
   });
 
@@ -260,6 +262,27 @@ describe.each(TEST_DB_KINDS)("targeted edits: POST /api/notes/{id}/edits (%s)", 
     const res = await stack.api(`/api/notes/${note.id}/edits`, { method: "POST", token: user.token(), json: body });
     expect(res.status, res.text).toBe(400);
     expect(res.body).toEqual({ error: "Invalid request body", details: expect.any(Object) });
+  });
+
+  it.each([
+    ["an unknown type through update_block", { op: "update_block", type: "definitelyNotABlock" }, "operations.0.type", 'operations[0] (update_block): type: unknown block type "definitelyNotABlock"'],
+    ["content that is not inline content", { op: "update_block", content: { evil: true } }, "operations.0.content", "operations[0] (update_block): content: must be a list of inline content"],
+    ["an unknown type appended", { op: "append", blocks: [{ type: "definitelyNotABlock" }] }, "operations.0.blocks", 'operations[0] (append): blocks[0].type: unknown block type "definitelyNotABlock"'],
+    [
+      "an unknown type as a child",
+      { op: "update_block", children: [{ type: "paragraph", children: [{ type: "definitelyNotABlock" }] }] },
+      "operations.0.children",
+      'operations[0] (update_block): children[0].children[0].type: unknown block type "definitelyNotABlock"',
+    ],
+  ])("%s is a 400 naming the operation and the path; nothing is written", async (_name, operation, key, message) => {
+    const user = stack.freshUser();
+    const content = planNote();
+    const note = await create(user, { title: "Blocks", content });
+    const op = operation.op === "update_block" ? { ...operation, blockId: content[1]!.id } : operation;
+    const res = await edit(user, note.id, [op]);
+    expect(res.status, res.text).toBe(400);
+    expect(res.body).toEqual({ error: "Invalid request body", details: { formErrors: [], fieldErrors: { [key]: [message] } } });
+    expect((await read(user, note.id)).etag).toBe('"v1"');
   });
 
   it("bad JSON is the contract's 400; an edit past the content limits is a 400 and writes nothing", async () => {

@@ -180,6 +180,12 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     expect(stale.structuredContent).toMatchObject({ status: 412, error: "Note was modified", version: 2 });
     const invalid = await call(client, "edit_note", { id: note.id, operations: [] });
     expect(invalid.structuredContent).toMatchObject({ status: 400, error: "Invalid request body" });
+    const unknownType = await call(client, "edit_note", { id: note.id, operations: [{ op: "append", blocks: [{ type: "definitelyNotABlock" }] }] });
+    expect(unknownType.structuredContent).toEqual({
+      status: 400,
+      error: "Invalid request body",
+      details: { formErrors: [], fieldErrors: { "operations.0.blocks": ['operations[0] (append): blocks[0].type: unknown block type "definitelyNotABlock"'] } },
+    });
     const stranger = await connect(stack.freshUser().token());
     expect((await call(stranger, "edit_note", { id: note.id, operations: [{ op: "set_title", title: "Mine" }] })).structuredContent).toEqual({
       status: 404,
