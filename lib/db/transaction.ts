@@ -23,6 +23,8 @@ export type WriteTransactionOptions = {
    * written by triggers at commit, which read it from a transaction setting).
    */
   author?: RevisionAuthor;
+  /** The write restores the note's revision of this version: recorded as a restore, a revision of its own. */
+  restoredFrom?: number;
 };
 
 // Backoff before attempt n+1 of a transaction that lost a race: random in
@@ -66,11 +68,12 @@ export async function writeTransaction<T>(db: Db, fn: (tx: Transaction) => Promi
  * JSON quoted as literals.
  */
 function transactionPrologue(limits: DatabaseLimits, options: WriteTransactionOptions & { setPerTransaction: boolean }): string {
-  const { setPerTransaction, author, lockUserId } = options;
+  const { setPerTransaction, author, restoredFrom, lockUserId } = options;
+  const authorSetting = authorSettingValue(author, restoredFrom);
   const settings = [
     // Waiting in the account's queue has its own, longer bound.
     ...(lockUserId === undefined ? [] : [`set_config('lock_timeout', '${limits.accountLockTimeoutMs}', true)`]),
-    ...(author === undefined ? [] : [`set_config('${AUTHOR_SETTING}', ${pg.escapeLiteral(authorSettingValue(author))}, true)`]),
+    ...(authorSetting === undefined ? [] : [`set_config('${AUTHOR_SETTING}', ${pg.escapeLiteral(authorSetting)}, true)`]),
   ];
   return [
     ...(setPerTransaction ? [transactionSettingsSql(limits)] : []),

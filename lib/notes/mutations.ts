@@ -129,6 +129,8 @@ export type UpdateNoteOptions = {
   input: TUpdateNote | ResolvedBody<TUpdateNote>;
   /** Write only if the note is still at this version (If-Match); otherwise 412 with the current note. */
   ifVersion?: number;
+  /** The write puts back the note's revision of this version (restoreRevision): its revision is recorded as a restore. */
+  restoredFrom?: number;
 };
 
 /**
@@ -136,7 +138,7 @@ export type UpdateNoteOptions = {
  * The version check and the write are one UPDATE … WHERE version = $n, so of
  * two writers holding the same version exactly one succeeds.
  */
-export async function updateNote(db: Db, { id, userId, author, input: given, ifVersion }: UpdateNoteOptions): Promise<VersionedNote> {
+export async function updateNote(db: Db, { id, userId, author, input: given, ifVersion, restoredFrom }: UpdateNoteOptions): Promise<VersionedNote> {
   // Converted before the transaction opens, so no transaction waits on BlockNote.
   const resolved = await resolveMarkdownBody(given);
   // Markdown written back keeps every block whose Markdown it left unchanged.
@@ -146,7 +148,7 @@ export async function updateNote(db: Db, { id, userId, author, input: given, ifV
   // The account's write lock first, before the note's row: the change this
   // write adds to the account's feed is numbered under it (see the
   // change_feed migration), and a new tag set touches the account's counters.
-  return writeTransaction(db, (tx) => writeNoteUpdate(tx, { id, userId, input, ifVersion }), { lockUserId: userId, author });
+  return writeTransaction(db, (tx) => writeNoteUpdate(tx, { id, userId, input, ifVersion }), { lockUserId: userId, author, restoredFrom });
 }
 
 export type WriteNoteUpdateOptions = {

@@ -9,12 +9,28 @@ export type RevisionAuthor = { kind: "api" | "mcp" | "browser"; email: string; a
 /** Author kinds that are an agent's, as opposed to a person's or an operator's. */
 export const AGENT_AUTHOR_KINDS: ReadonlySet<string> = new Set(["api", "mcp"]);
 
-/** The transaction setting the revision triggers read (see the note_revisions migration). */
+/**
+ * The transaction setting the revision trigger reads. When a write gets a
+ * revision of its own, and when it joins the newest one, is decided there, in
+ * one place: note_revision_record in the revisions_keep_every_version
+ * migration.
+ */
 export const AUTHOR_SETTING = "notes.author";
 
-/** The setting's value: JSON the triggers read with ->>. */
-export function authorSettingValue(author: RevisionAuthor): string {
-  return JSON.stringify({ kind: author.kind, email: author.email, ...(author.agent ? { agent: author.agent } : {}) });
+/**
+ * The setting's value: JSON the trigger reads with ->>. `restoredFrom` marks
+ * the write as a restore of that version, which is always a revision of its
+ * own and never joined by a later save. Undefined when there is nothing to
+ * say: the trigger then records an operator's write ("system").
+ */
+export function authorSettingValue(author: RevisionAuthor | undefined, restoredFrom?: number): string | undefined {
+  if (author === undefined && restoredFrom === undefined) return undefined;
+  return JSON.stringify({
+    kind: author?.kind ?? "system",
+    ...(author ? { email: author.email } : {}),
+    ...(author?.agent ? { agent: author.agent } : {}),
+    ...(restoredFrom === undefined ? {} : { restoredFrom }),
+  });
 }
 
 /** An agent's write, through the REST API or MCP, as withAuth verified it. */

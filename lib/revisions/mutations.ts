@@ -5,9 +5,12 @@ import { getRevisionOrThrow } from "@/lib/revisions/queries";
 
 /**
  * Puts the note back as it was at a revision: its title, content (block ids
- * included) and the tags it had that still exist. The restore is a write like
- * any other, through updateNote: a new version and a new revision by whoever
- * restores, and only at `ifVersion` when given. Earlier revisions stay.
+ * included), text, pin (when the revision recorded it) and the tags it had
+ * that still exist. The restore is a write through updateNote, only at
+ * `ifVersion` when given, and recorded as a restore of that version: always a
+ * revision of its own, never folded into the person's save before it nor
+ * joined by the next, so restoring the revision before it undoes it (see
+ * note_revision_record). Earlier revisions stay.
  */
 export async function restoreRevision(
   db: Db,
@@ -19,6 +22,13 @@ export async function restoreRevision(
     userId,
     author,
     ifVersion,
-    input: { title: revision.title, content: revision.content, contentText: revision.contentText, tagIds },
+    restoredFrom: revision.version,
+    input: {
+      title: revision.title,
+      content: revision.content,
+      contentText: revision.contentText,
+      tagIds,
+      ...(revision.pinned === null ? {} : { pinned: revision.pinned }),
+    },
   });
 }

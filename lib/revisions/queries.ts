@@ -13,8 +13,10 @@ const SUMMARY_SELECT = {
   authorKind: true,
   authorEmail: true,
   authorAgent: true,
+  restoredFrom: true,
   title: true,
   tagIds: true,
+  pinned: true,
   createdAt: true,
   updatedAt: true,
 } as const;
@@ -26,8 +28,10 @@ type SummaryRow = {
   authorKind: string;
   authorEmail: string | null;
   authorAgent: string | null;
+  restoredFrom: number | null;
   title: string;
   tagIds: string[];
+  pinned: boolean | null;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -61,8 +65,10 @@ async function serializeRevisions(db: Db, userId: string, rows: SummaryRow[]): P
       noteId: row.noteId,
       version: row.version,
       author: serializeAuthor(row),
+      ...(row.restoredFrom === null ? {} : { restoredFrom: row.restoredFrom }),
       title: row.title,
       tags: tags.filter((tag) => own.has(tag.id)).map(serializeTag),
+      pinned: row.pinned,
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
     };
@@ -90,43 +96,91 @@ export async function listRevisions(
   };
 }
 
-type ChainRow = { keyframe: boolean; keep_head: number; keep_tail: number; blocks: unknown };
+type ChainRow = {
+  keyframe: boolean;
+  keep_head: number;
+  keep_tail: number;
+  blocks: unknown;
+  same_content: boolean;
+  content_text: string | null;
+  text_keep_head: number | null;
+  text_keep_tail: number | null;
+};
+
+const corruptHistory = (noteId: string, version: number, what: string) =>
+  new Error(`The history of note ${noteId} cannot be read at version ${version}: ${what}`);
 
 /**
- * The note's content at `version`: the keyframe at or before it, then each
- * later change up to it (the kept leading and trailing blocks of the one
- * before, and the change's blocks between). At most note_revision_max_depth()
- * changes follow a keyframe.
+ * The note's content and text at `version`: the keyframe at or before it,
+ * then each later change up to it (of the blocks: the kept leading and
+ * trailing blocks of the one before, the change's blocks between; of the
+ * text: the kept leading and trailing characters, the change's text between).
+ * At most note_revision_max_depth() changes follow a keyframe. A revision
+ * recorded before text was kept beside blocks has none: its text is derived
+ * from its blocks, and no later change builds on it (see the
+ * revisions_keep_every_version migration).
  */
-async function contentAt(db: Db, { noteId, version }: { noteId: string; version: number }): Promise<unknown> {
+async function stateAt(db: Db, { noteId, version }: { noteId: string; version: number }): Promise<{ content: unknown; contentText: string }> {
   const chain = await db.$queryRaw<ChainRow[]>`
-    SELECT keyframe, keep_head, keep_tail, blocks FROM note_revisions
+    SELECT keyframe, keep_head, keep_tail, blocks, blocks IS NULL AS same_content, content_text, text_keep_head, text_keep_tail FROM note_revisions
     WHERE note_id = ${noteId}::uuid AND version <= ${version}
       AND version >= (SELECT max(version) FROM note_revisions WHERE note_id = ${noteId}::uuid AND version <= ${version} AND keyframe)
     ORDER BY version`;
   let content: unknown = [];
+  // Null: derived from the content (an older revision's).
+  let text: string | null = null;
   for (const change of chain) {
-    if (change.keyframe) {
-      content = change.blocks;
-      continue;
+    if (change.keyframe) content = change.blocks;
+    else if (!change.same_content) {
+      if (!Array.isArray(content)) throw corruptHistory(noteId, version, "a change of blocks follows a content that is not a list of blocks");
+      content = [...content.slice(0, change.keep_head), ...(change.blocks as unknown[]), ...content.slice(content.length - change.keep_tail)];
     }
-    const before = content as unknown[];
-    content = [...before.slice(0, change.keep_head), ...(change.blocks as unknown[]), ...before.slice(before.length - change.keep_tail)];
+    if (change.keyframe || change.text_keep_head === null || change.text_keep_tail === null) text = change.content_text;
+    else if (change.text_keep_head + change.text_keep_tail === 0) text = change.content_text ?? "";
+    else {
+      if (text === null) throw corruptHistory(noteId, version, "a change of text follows a text that was not kept");
+      text = spliceCodePoints(text, change.text_keep_head, change.text_keep_tail, change.content_text ?? "");
+    }
   }
-  return content;
+  return { content, contentText: text ?? contentToText(content) };
 }
 
-/** One revision with the note's content at it. 404 when the note or the revision is not the user's. */
+/**
+ * `before` with all but its first `head` and last `tail` characters replaced
+ * by `middle`. Characters are code points, as PostgreSQL counts them when it
+ * records the change (a JavaScript string counts UTF-16 units).
+ */
+export function spliceCodePoints(before: string, head: number, tail: number, middle: string): string {
+  let start = 0;
+  for (let kept = 0; kept < head; kept += 1) {
+    if (start >= before.length) throw new Error(`A text change keeps ${head} leading characters of a shorter text`);
+    start += isSurrogatePair(before, start) ? 2 : 1;
+  }
+  let end = before.length;
+  for (let kept = 0; kept < tail; kept += 1) {
+    if (end <= start) throw new Error(`A text change keeps ${head} + ${tail} characters of a shorter text`);
+    end -= end >= 2 && isSurrogatePair(before, end - 2) ? 2 : 1;
+  }
+  return before.slice(0, start) + middle + before.slice(end);
+}
+
+function isSurrogatePair(text: string, index: number): boolean {
+  const high = text.charCodeAt(index);
+  const low = text.charCodeAt(index + 1);
+  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
+}
+
+/** One revision with the note's content and text at it. 404 when the note or the revision is not the user's. */
 export async function getRevisionOrThrow(
   db: Db,
   { noteId, revisionId, userId }: { noteId: string; revisionId: string; userId: string },
 ): Promise<StoredRevision> {
   await assertNoteExists(db, { noteId, userId });
-  const row = await db.noteRevision.findFirst({ where: { id: revisionId, noteId, userId }, select: { ...SUMMARY_SELECT, contentText: true } });
+  const row = await db.noteRevision.findFirst({ where: { id: revisionId, noteId, userId }, select: SUMMARY_SELECT });
   if (!row) throw revisionNotFound();
-  const content = await contentAt(db, { noteId, version: row.version });
+  const { content, contentText } = await stateAt(db, { noteId, version: row.version });
   const [summary] = await serializeRevisions(db, userId, [row]);
-  return { revision: { ...summary!, content, contentText: row.contentText ?? contentToText(content) }, tagIds: row.tagIds };
+  return { revision: { ...summary!, content, contentText }, tagIds: row.tagIds };
 }
 
 /**

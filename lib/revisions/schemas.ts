@@ -35,16 +35,22 @@ const ZRevisionSummarySchema = z.object({
   noteId: z.guid(),
   version: z.number().int().meta({ description: "The note version this revision produced; the newest revision is the note as it is now." }),
   author: ZRevisionAuthorSchema,
+  restoredFrom: z.number().int().optional().meta({
+    description: "Present when this revision is a restore: the version it put back. A restore is always a revision of its own; restoring the revision before it undoes it.",
+  }),
   title: z.string(),
   tags: z.array(ZTagSchema).meta({ description: "The note's tags at this revision that still exist." }),
-  createdAt: z.iso.datetime().meta({ description: "When the change began (a person's saves a few minutes apart are one revision)." }),
+  pinned: z.boolean().nullable().meta({ description: "Whether the note was pinned at this revision (null in revisions recorded before pins were kept)." }),
+  createdAt: z.iso.datetime().meta({
+    description: "When the change began: a person's consecutive saves in the browser, with no other author's write or restore between, are one revision while they start within 5 minutes of its first.",
+  }),
   updatedAt: z.iso.datetime().meta({ description: "When the change was last written." }),
 });
 export type TRevisionSummary = z.infer<typeof ZRevisionSummarySchema>;
 
 const ZRevisionSchema = ZRevisionSummarySchema.extend({
   content: z.unknown().meta({ description: "The note's content at this revision, block ids included." }),
-  contentText: z.string(),
+  contentText: z.string().meta({ description: "The note's contentText at this revision, exactly as stored." }),
 });
 export type TRevision = z.infer<typeof ZRevisionSchema>;
 

@@ -143,7 +143,7 @@ describe.each(TEST_DB_KINDS)("note revisions in the data layer (%s)", (kind) => 
       const { user, person, api } = await setUp(db);
       const tag = await createTag(db, { userId: user.id, input: { name: `t-${randomUUID()}` } });
       const mine = [paragraph("x1", "my words"), { ...paragraph("x2", "coloured"), props: { textColor: "red", backgroundColor: "default", textAlignment: "center" } }];
-      const { note } = await createNote(db, { userId: user.id, author: person, input: { title: "Mine", content: mine, tagIds: [tag.id] } });
+      const { note } = await createNote(db, { userId: user.id, author: person, input: { title: "Mine", content: mine, contentText: "my words\ncoloured", tagIds: [tag.id] } });
       await updateNote(db, { id: note.id, userId: user.id, author: api, input: { title: "Overwritten", content: [paragraph("z", "agent text")], tagIds: [] } });
       const [, original] = await history(db, note.id, user.id);
 
@@ -153,7 +153,7 @@ describe.each(TEST_DB_KINDS)("note revisions in the data layer (%s)", (kind) => 
       const current = await getNoteOrThrow(db, { id: note.id, userId: user.id });
       expect(current.note).toMatchObject({ title: "Mine", content: mine, contentText: "my words\ncoloured", tags: [{ id: tag.id }] });
       const [latest] = await history(db, note.id, user.id);
-      expect(latest).toMatchObject({ version: 3, author: { kind: "browser" } });
+      expect(latest).toMatchObject({ version: 3, author: { kind: "browser" }, restoredFrom: 1 });
 
       const stranger = await createUser(db, { email: `${randomUUID()}@example.com` });
       expect(await appErrorOf(getRevisionOrThrow(db, { noteId: note.id, revisionId: original!.id, userId: stranger.id }))).toEqual({ status: 404, error: "Note not found" });
@@ -161,7 +161,7 @@ describe.each(TEST_DB_KINDS)("note revisions in the data layer (%s)", (kind) => 
     });
   });
 
-  it("records a change of tags alone, and leaves the revision before it with the tags it had", async () => {
+  it("records a change of tags alone, or of the pin alone, and leaves the revision before it as it was", async () => {
     await database.withDb(async (db) => {
       const { user, api } = await setUp(db);
       const first = await createTag(db, { userId: user.id, input: { name: `a-${randomUUID()}` } });
@@ -170,10 +170,134 @@ describe.each(TEST_DB_KINDS)("note revisions in the data layer (%s)", (kind) => 
       await updateNote(db, { id: note.id, userId: user.id, author: api, input: { tagIds: [second.id] } });
       await updateNote(db, { id: note.id, userId: user.id, author: api, input: { pinned: true } });
       const revisions = await history(db, note.id, user.id);
-      expect(revisions.map((revision) => [revision.version, revision.tags.map((tag) => tag.id)])).toEqual([
-        [3, [second.id]],
-        [1, [first.id]],
+      expect(revisions.map((revision) => [revision.version, revision.tags.map((tag) => tag.id), revision.pinned])).toEqual([
+        [3, [second.id], true],
+        [2, [second.id], false],
+        [1, [first.id], false],
       ]);
+    });
+  });
+
+  it("a person's restore is a revision of its own: the save before it stays, and restoring that save undoes it", async () => {
+    await database.withDb(async (db) => {
+      const { user, person, api } = await setUp(db);
+      const { note } = await createNote(db, { userId: user.id, author: api, input: { title: "Shared", content: [paragraph("a", "agent one")], contentText: "agent one" } });
+      await updateNote(db, { id: note.id, userId: user.id, author: api, input: { content: [paragraph("a", "agent two")], contentText: "agent two" } });
+      const typed = [paragraph("a", "agent two"), paragraph("b", "typed word")];
+      await updateNote(db, { id: note.id, userId: user.id, author: person, input: { content: typed, contentText: "agent two\ntyped word" } });
+      const oldest = (await history(db, note.id, user.id)).at(-1)!;
+
+      // Within the folding window of the person's save, in the browser.
+      await restoreRevision(db, { noteId: note.id, revisionId: oldest.id, userId: user.id, author: person, ifVersion: 3 });
+      const afterRestore = await history(db, note.id, user.id);
+      expect(afterRestore.map((revision) => [revision.version, revision.author.kind, revision.restoredFrom])).toEqual([
+        [4, "browser", 1],
+        [3, "browser", undefined],
+        [2, "api", undefined],
+        [1, "api", undefined],
+      ]);
+      // The person's next save is not folded into the restore either.
+      await updateNote(db, { id: note.id, userId: user.id, author: person, input: { title: "Shared, restored" } });
+      expect((await history(db, note.id, user.id)).map((revision) => revision.version)).toEqual([5, 4, 3, 2, 1]);
+
+      await restoreRevision(db, { noteId: note.id, revisionId: afterRestore[1]!.id, userId: user.id, author: person, ifVersion: 5 });
+      const { note: undone } = await getNoteOrThrow(db, { id: note.id, userId: user.id });
+      expect(undone).toMatchObject({ title: "Shared", content: typed, contentText: "agent two\ntyped word" });
+    });
+  });
+
+  it("a revision is the note as it was: text, title, tags and pin as stored, whichever the write changed", async () => {
+    await database.withDb(async (db) => {
+      const { user, api, mcp, person } = await setUp(db);
+      const blocks = [paragraph("x", "block words X")];
+      const { note } = await createNote(db, { userId: user.id, author: api, input: { title: "Both", content: blocks, contentText: "block words X" } });
+      await updateNote(db, { id: note.id, userId: user.id, author: api, input: { contentText: "agent text Y" } });
+      await updateNote(db, { id: note.id, userId: user.id, author: mcp, input: { pinned: true } });
+      await updateNote(db, { id: note.id, userId: user.id, author: person, input: { content: [paragraph("x", "typed Z")], contentText: "typed Z" } });
+      const states = await Promise.all(
+        (await history(db, note.id, user.id)).map(async (summary) => {
+          const { revision } = await getRevisionOrThrow(db, { noteId: note.id, revisionId: summary.id, userId: user.id });
+          return [revision.version, revision.contentText, revision.content, revision.pinned];
+        }),
+      );
+      expect(states).toEqual([
+        [4, "typed Z", [paragraph("x", "typed Z")], true],
+        [3, "agent text Y", blocks, true],
+        [2, "agent text Y", blocks, false],
+        [1, "block words X", blocks, false],
+      ]);
+    });
+  });
+
+  it("stores a one-word edit of a 100 KB plain-text note as the change, and reads every version back exactly", async () => {
+    await database.withDb(async (db) => {
+      const { user, api, person } = await setUp(db);
+      const lines = Array.from({ length: 2000 }, (_, i) => `line ${i}: the quick brown fox jumps over the dog 🦊 é`);
+      const oneLine = lines.join(" ");
+      for (const [text, content] of [
+        [lines.join("\n"), null],
+        [oneLine, []],
+      ] as const) {
+        expect(text.length).toBeGreaterThan(100_000);
+        const { note } = await createNote(db, { userId: user.id, author: api, input: { title: "Plain", content, contentText: text } });
+        const expected = new Map<number, string>([[1, text]]);
+        let current = text;
+        for (const [at, word, author] of [
+          [50_000, "wolf", api],
+          [10, "🐺", api],
+          [current.length - 3, "end", person],
+          [60_000, "", api],
+        ] as const) {
+          const start = current.indexOf(" ", at) + 1;
+          current = current.slice(0, start) + word + current.slice(current.indexOf(" ", start));
+          const saved = await updateNote(db, { id: note.id, userId: user.id, author, input: { contentText: current } });
+          expected.set(saved.version, current);
+        }
+        const rows = await db.$queryRaw<{ version: number; keyframe: boolean; bytes: number }[]>`
+          SELECT version, keyframe, pg_column_size(r.*)::int AS bytes FROM note_revisions r WHERE note_id = ${note.id}::uuid ORDER BY version`;
+        expect(rows.filter((row) => row.keyframe).map((row) => row.version)).toEqual([1]);
+        for (const row of rows.filter((row) => !row.keyframe)) expect(row.bytes, `version ${row.version}`).toBeLessThan(1024);
+        for (const summary of await history(db, note.id, user.id)) {
+          const { revision } = await getRevisionOrThrow(db, { noteId: note.id, revisionId: summary.id, userId: user.id });
+          expect(revision.contentText === expected.get(revision.version), `version ${revision.version}`).toBe(true);
+          // A note created without blocks has an empty list of them.
+          expect(revision.content).toEqual(content ?? []);
+        }
+      }
+    });
+  });
+
+  it("a person's saves folded into one revision keep the text as the last of them left it", async () => {
+    await database.withDb(async (db) => {
+      const { user, api, person } = await setUp(db);
+      const { note } = await createNote(db, { userId: user.id, author: api, input: { title: "Fold", contentText: "alpha beta gamma delta" } });
+      await updateNote(db, { id: note.id, userId: user.id, author: api, input: { contentText: "alpha beta gamma delta!" } });
+      for (const text of ["alpha BETA gamma delta!", "alpha BETA gamma DELTA!", "ALPHA BETA gamma DELTA!", "ALPHA BETA gamma DELTA!"]) {
+        await updateNote(db, { id: note.id, userId: user.id, author: person, input: { contentText: text } });
+      }
+      const revisions = await history(db, note.id, user.id);
+      expect(revisions.map((revision) => [revision.version, revision.author.kind])).toEqual([
+        [6, "browser"],
+        [2, "api"],
+        [1, "api"],
+      ]);
+      const texts = [];
+      for (const summary of revisions) texts.push((await getRevisionOrThrow(db, { noteId: note.id, revisionId: summary.id, userId: user.id })).revision.contentText);
+      expect(texts).toEqual(["ALPHA BETA gamma DELTA!", "alpha beta gamma delta!", "alpha beta gamma delta"]);
+    });
+  });
+
+  it("reads revisions recorded before text was kept beside blocks, and starts the text anew after them", async () => {
+    await database.withDb(async (db) => {
+      const { user, api } = await setUp(db);
+      const { note } = await createNote(db, { userId: user.id, author: api, input: { title: "Old", content: [paragraph("o", "old words")], contentText: "stale text" } });
+      // As the earlier trigger wrote it: no text beside blocks, no text change, no pin.
+      await db.$executeRaw`UPDATE note_revisions SET content_text = NULL, text_keep_head = NULL, text_keep_tail = NULL, pinned = NULL WHERE note_id = ${note.id}::uuid`;
+      await updateNote(db, { id: note.id, userId: user.id, author: api, input: { contentText: "stale text, edited" } });
+      const [newer, older] = await history(db, note.id, user.id);
+      expect(older!.pinned).toBeNull();
+      expect((await getRevisionOrThrow(db, { noteId: note.id, revisionId: older!.id, userId: user.id })).revision.contentText).toBe("old words");
+      expect((await getRevisionOrThrow(db, { noteId: note.id, revisionId: newer!.id, userId: user.id })).revision.contentText).toBe("stale text, edited");
     });
   });
 
