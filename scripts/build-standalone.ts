@@ -62,7 +62,7 @@ export async function buildStandalone(options: { root: string; distDir: string; 
  * The conversion pool's worker runs outside Next's bundle, so Next's own file
  * tracing never sees it: bundle it into the file the pool loads
  * (lib/editor/conversion-worker.mjs, from the server's working directory), and
- * copy the packages it loads at run time (BlockNote's core, linkedom, parse5)
+ * copy the packages it loads at run time (the Markdown parser and writer, the editor's schema)
  * beside the server's, as traced from that bundle.
  */
 async function bundleStandaloneWorker(root: string, out: string, log: (line: string) => void): Promise<void> {

@@ -9,7 +9,7 @@ import os from "node:os";
 import v8 from "node:v8";
 import vm from "node:vm";
 import type { MessagePort } from "node:worker_threads";
-import { loadConverter, runConversion } from "./conversions";
+import { warmConverter, runConversion } from "./conversions";
 
 // This thread's id: the pool reads the thread's CPU time from /proc to hold a
 // job to its budget (null where there is no /proc: the budget is wall time).
@@ -19,7 +19,7 @@ try {
 } catch {
   // not Linux
 }
-await loadConverter();
+warmConverter();
 
 // Loaded: from now on conversions are background work, and on Linux this
 // thread, and only this thread, yields the CPU to the thread answering

@@ -18,37 +18,28 @@ export class MarkdownConversionError extends Error {
 
 /**
  * Markdown → BlockNote blocks (plain JSON), their plain text and their
- * Markdown as BlockNote writes it back, which is stored for reads.
+ * Markdown as it is stored for reads. With `current` (the note's blocks as
+ * stored), every block the Markdown leaves unchanged is kept exactly as stored.
  */
-export async function convertMarkdownBody(markdown: string): Promise<{ content: unknown; contentText: string; markdown: string }> {
-  const result = await runConversion({ kind: "markdown", markdown }, "Markdown");
+export async function convertMarkdownBody(markdown: string, current?: unknown): Promise<{ content: unknown; contentText: string; markdown: string }> {
+  const result = await runConversion(current === undefined ? { kind: "markdown", markdown } : { kind: "markdown", markdown, current }, "Markdown");
   if (!result.ok) throw new MarkdownConversionError(result.reason);
-  if (!("markdown" in result)) throw new Error("Markdown conversion answered without Markdown");
   return { content: result.content, contentText: result.contentText, markdown: result.markdown };
 }
 
 /**
- * The Markdown of a body given as JSON (lossy: colours, alignment and the like
- * have no Markdown form); null for a body that is not BlockNote JSON (the API
- * stores any JSON value), whose Markdown is its contentText.
+ * The Markdown of a body given as JSON. Every block is written: those
+ * Markdown cannot express travel as their JSON in a comment (see
+ * lib/editor/markdown-blocks.ts). Null for a body that is not a list of blocks
+ * (the API stores any JSON value, or none), whose Markdown is its contentText.
  */
 export async function contentToMarkdown(content: unknown): Promise<string | null> {
   if (!Array.isArray(content)) return null;
   // An empty body (every new note from the browser) needs no worker.
   if (content.length === 0) return "";
   const result = await runConversion({ kind: "content", content }, "Note");
-  return result.ok && "markdown" in result ? result.markdown : null;
-}
-
-/**
- * Each top-level block's Markdown on its own (null where BlockNote cannot
- * render the block); null for a body that is not a list of blocks.
- */
-export async function blockMarkdownOf(content: unknown): Promise<(string | null)[] | null> {
-  if (!Array.isArray(content)) return null;
-  if (content.length === 0) return [];
-  const result = await runConversion({ kind: "block-markdown", content }, "Note");
-  return result.ok && "blockMarkdown" in result ? result.blockMarkdown : null;
+  if (!result.ok) throw new Error(`Blocks to Markdown refused: ${result.reason}`);
+  return result.markdown;
 }
 
 /** A title as a one-line `# ` heading whose characters all read literally. */

@@ -6,7 +6,7 @@ import { AppError, MESSAGES, noteNotFound } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
 import { noteJsonSql } from "@/lib/notes/serialize";
 import { noteEtag } from "@/lib/notes/etag";
-import { keepUnchangedBlocks } from "@/lib/notes/markdown-merge";
+import { blocksToKeep } from "@/lib/notes/markdown-merge";
 import type { RevisionAuthor } from "@/lib/revisions/author";
 import { moveNoteToTrash, purgeExpiredTrashQuietly } from "@/lib/trash/move";
 
@@ -39,11 +39,11 @@ export type ResolvedBody<T extends NoteBody> = Omit<T, "contentMarkdown"> & { de
  * Turns `contentMarkdown` into BlockNote `content` (with `contentText` derived
  * from the blocks unless given), and renders the Markdown stored beside any
  * new content, all in the conversion pool. Input already resolved passes
- * through, so it may run more than once. Markdown BlockNote cannot convert is a
+ * through, so it may run more than once. Markdown that cannot be converted is a
  * 400 like any other invalid body; a conversion over its budget is a 422 and
  * nothing is written.
  */
-export async function resolveMarkdownBody<T extends NoteBody>(input: T): Promise<ResolvedBody<T>> {
+export async function resolveMarkdownBody<T extends NoteBody>(input: T, current?: unknown[]): Promise<ResolvedBody<T>> {
   const { contentMarkdown, ...rest } = input;
   if ("derivedMarkdown" in rest) return rest;
   if (contentMarkdown === undefined) {
@@ -51,7 +51,7 @@ export async function resolveMarkdownBody<T extends NoteBody>(input: T): Promise
     return { ...rest, derivedMarkdown: await contentToMarkdown(rest.content) };
   }
   try {
-    const converted = await convertMarkdownBody(contentMarkdown);
+    const converted = await convertMarkdownBody(contentMarkdown, current);
     return { ...rest, content: converted.content, contentText: rest.contentText ?? converted.contentText, derivedMarkdown: converted.markdown };
   } catch (err) {
     if (!(err instanceof MarkdownConversionError)) throw err;
@@ -139,12 +139,10 @@ export type UpdateNoteOptions = {
  * two writers holding the same version exactly one succeeds.
  */
 export async function updateNote(db: Db, { id, userId, author, input: given, ifVersion, restoredFrom }: UpdateNoteOptions): Promise<VersionedNote> {
-  // Converted before the transaction opens, so no transaction waits on BlockNote.
-  const resolved = await resolveMarkdownBody(given);
   // Markdown written back keeps every block whose Markdown it left unchanged.
-  const input = "contentMarkdown" in given && given.contentMarkdown !== undefined
-    ? await keepUnchangedBlocks(db, { id, userId, ifVersion, givenText: given.contentText }, resolved)
-    : resolved;
+  const current = "contentMarkdown" in given && given.contentMarkdown !== undefined ? await blocksToKeep(db, { id, userId, ifVersion }) : undefined;
+  // Converted before the transaction opens, so no transaction waits on a conversion.
+  const input = await resolveMarkdownBody(given, current);
   // The account's write lock first, before the note's row: the change this
   // write adds to the account's feed is numbered under it (see the
   // change_feed migration), and a new tag set touches the account's counters.

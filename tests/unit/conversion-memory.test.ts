@@ -2,7 +2,7 @@ import v8 from "node:v8";
 import vm from "node:vm";
 import { describe, expect, it } from "vitest";
 import { realisticMarkdown } from "@/bench/markdown-notes";
-import { loadConverter, runConversion } from "@/lib/editor/conversions";
+import { warmConverter, runConversion } from "@/lib/editor/conversions";
 
 /** A full collection, taken as the conversion worker takes it (the flag only long enough to get the function). */
 function fullCollection(): () => void {
@@ -17,7 +17,7 @@ const heapInUse = () => v8.getHeapStatistics().used_heap_size / 1024 / 1024;
 describe("conversions in one worker", () => {
   it("keep nothing of a conversion once the next has run: the heap after a collection stays level", async () => {
     const collect = fullCollection();
-    await loadConverter();
+    warmConverter();
     const convert = async (seed: number) => {
       const result = await runConversion({ kind: "markdown", markdown: realisticMarkdown(seed, 50_000) });
       expect(result.ok).toBe(true);

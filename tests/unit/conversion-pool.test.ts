@@ -26,17 +26,17 @@ describe("conversion pool", () => {
     expect(result.ok && "markdown" in result && result.markdown).toContain("* [x] done");
   });
 
-  it("renders each top-level block's Markdown on its own, null for a block it cannot render", async () => {
+  it("renders every block: a block it cannot express travels as its JSON, and the rest as Markdown", async () => {
     const content = [
       { type: "heading", props: { level: 2 }, content: "Plan", children: [] },
       { type: "nonsense", content: 5 },
       { type: "bulletListItem", content: "a", children: [{ type: "bulletListItem", content: "b", children: [] }] },
     ];
-    expect(await runConversion({ kind: "block-markdown", content }, "Note")).toEqual({ ok: true, blockMarkdown: ["## Plan", null, "* a\n  * b"] });
-  });
-
-  it("refuses, without failing, content that is not BlockNote JSON", async () => {
-    expect(await runConversion({ kind: "content", content: [{ type: "nonsense", content: 5 }] }, "Note")).toMatchObject({ ok: false });
+    expect(await runConversion({ kind: "content", content }, "Note")).toEqual({
+      ok: true,
+      contentText: "Plan\na\nb",
+      markdown: '## Plan\n\n<!-- notes:block {"type":"nonsense","content":5} -->\n\n* a\n  * b',
+    });
   });
 
   it("kills a job over its heap with its worker, answers 422 naming the limit, and the next job still works", async () => {

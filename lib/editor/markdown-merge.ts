@@ -1,0 +1,141 @@
+/**
+ * Markdown written back over a note's blocks keeps what it did not change.
+ * Blocks are lined up by their Markdown: a block whose Markdown is unchanged
+ * stays exactly as stored (its id, colours, alignment, column widths and
+ * everything else Markdown cannot carry). Between lined-up blocks, a changed
+ * block in the place of one that reads as the same kind of block keeps its
+ * id and what Markdown cannot say, and takes what the Markdown says. So
+ * Markdown read and written back unchanged is an identity, and changing one
+ * block's text changes that block only.
+ *
+ * Pure; runs in the conversion worker. Relative imports only.
+ */
+import { blockMarkdownList, type Block, type Inline, type TableContent } from "./markdown-blocks";
+
+/**
+ * Largest middle part (after the common start and end are set aside) lined up
+ * block by block, in cells of the LCS table: 4,000,000 cells is a few
+ * milliseconds. Past it only the common start and end are kept.
+ */
+const MAX_LCS_CELLS = 4_000_000;
+
+/**
+ * Pairs of indexes (in `a`, in `b`) of a longest common subsequence of two
+ * lists of strings. The common start and end are matched first, so an edit in
+ * one place costs only the table of what lies between.
+ */
+export function alignBlocks(a: readonly string[], b: readonly string[]): [number, number][] {
+  const same = (i: number, j: number) => a[i] === b[j];
+  const pairs: [number, number][] = [];
+  let start = 0;
+  while (start < a.length && start < b.length && same(start, start)) {
+    pairs.push([start, start]);
+    start += 1;
+  }
+  let endA = a.length;
+  let endB = b.length;
+  const tail: [number, number][] = [];
+  while (endA > start && endB > start && same(endA - 1, endB - 1)) {
+    endA -= 1;
+    endB -= 1;
+    tail.push([endA, endB]);
+  }
+  const n = endA - start;
+  const m = endB - start;
+  if (n > 0 && m > 0 && n * m <= MAX_LCS_CELLS) {
+    // lengths[i * (m + 1) + j]: LCS length of a[start + i…endA) and b[start + j…endB).
+    const width = m + 1;
+    const lengths = new Uint32Array((n + 1) * width);
+    for (let i = n - 1; i >= 0; i -= 1) {
+      for (let j = m - 1; j >= 0; j -= 1) {
+        lengths[i * width + j] = same(start + i, start + j)
+          ? lengths[(i + 1) * width + j + 1]! + 1
+          : Math.max(lengths[(i + 1) * width + j]!, lengths[i * width + j + 1]!);
+      }
+    }
+    let i = 0;
+    let j = 0;
+    while (i < n && j < m) {
+      if (same(start + i, start + j)) {
+        pairs.push([start + i, start + j]);
+        i += 1;
+        j += 1;
+      } else if (lengths[(i + 1) * width + j]! >= lengths[i * width + j + 1]!) i += 1;
+      else j += 1;
+    }
+  }
+  return pairs.concat(tail.reverse());
+}
+
+/** The props each block type's Markdown says; the rest only the stored block knows. */
+const MARKDOWN_PROPS: Record<string, readonly string[]> = {
+  heading: ["level"],
+  numberedListItem: ["start"],
+  checkListItem: ["checked"],
+  codeBlock: ["language"],
+  image: ["url", "name", "caption"],
+};
+
+/** The type a block reads back as from its own Markdown. */
+const readsAs = (type: string) => (type === "toggleListItem" ? "bulletListItem" : type);
+
+// Nested blocks deeper than this are lined up as whole blocks only.
+const MAX_NESTING = 32;
+
+/**
+ * `next` (blocks just read from Markdown) with every block that lines up with
+ * one of `current` replaced by it, and every changed block that takes the
+ * place of one of the same kind merged into it.
+ */
+export function keepUnchangedBlocks(current: readonly unknown[], next: readonly Block[], depth = 0): unknown[] {
+  if (current.length === 0) return [...next];
+  const pairs = alignBlocks(blockMarkdownList(current), blockMarkdownList(next));
+  const merged: unknown[] = [...next];
+  for (const [i, j] of pairs) merged[j] = current[i];
+  if (depth >= MAX_NESTING) return merged;
+  // Gaps between lined-up blocks with as many blocks on each side: paired in order.
+  const bounds: [number, number][] = [[-1, -1], ...pairs, [current.length, next.length]];
+  for (let k = 1; k < bounds.length; k += 1) {
+    const [fromI, fromJ] = bounds[k - 1]!;
+    const [toI, toJ] = bounds[k]!;
+    if (toI - fromI !== toJ - fromJ) continue;
+    for (let step = 1; fromI + step < toI; step += 1) {
+      const was = current[fromI + step] as Block;
+      const now = next[fromJ + step]!;
+      if (!isStoredBlock(was) || readsAs(was.type) !== now.type) continue;
+      merged[fromJ + step] = mergeBlock(was, now, depth);
+    }
+  }
+  return merged;
+}
+
+function isStoredBlock(value: unknown): value is Block {
+  const block = value as Block | null;
+  return typeof block === "object" && block !== null && typeof block.id === "string" && typeof block.type === "string"
+    && typeof block.props === "object" && block.props !== null && Array.isArray(block.children);
+}
+
+/** The stored block, with what the Markdown says of it. */
+function mergeBlock(was: Block, now: Block, depth: number): Block {
+  const props = { ...was.props };
+  for (const name of MARKDOWN_PROPS[now.type] ?? []) {
+    if (name in now.props) props[name] = now.props[name];
+    else delete props[name];
+  }
+  const block: Block = { ...was, props, children: keepUnchangedBlocks(was.children, now.children, depth + 1) as Block[] };
+  if (now.content !== undefined) block.content = was.type === "table" ? mergeTable(was.content as TableContent, now.content as TableContent) : (now.content as Inline[]);
+  return block;
+}
+
+/** The new rows and cells, keeping the stored table's widths, header rows and each cell's colours and alignment where they still fit. */
+function mergeTable(was: TableContent, now: TableContent): TableContent {
+  const sameWidth = was.columnWidths.length === now.columnWidths.length;
+  const table: TableContent = { ...was, columnWidths: sameWidth ? was.columnWidths : now.columnWidths, rows: now.rows };
+  table.rows = now.rows.map((row, r) => ({
+    cells: row.cells.map((cell, c) => {
+      const stored = was.rows[r]?.cells[c];
+      return sameWidth && stored && !Array.isArray(stored) && stored.props ? { ...cell, props: stored.props } : cell;
+    }),
+  }));
+  return table;
+}
