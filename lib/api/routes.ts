@@ -142,7 +142,7 @@ export const API_ROUTES = [
     method: "GET",
     path: "/api/notes",
     operationId: "listNotes",
-    description: "List your notes, most recently updated first; filter with search, tagId and pinned, page with limit and offset.",
+    description: "List your notes, most recently updated first; filter with search, tagId and pinned, page with limit and offset. A tagId that is no tag of yours (deleted, say) matches no notes: 200 with an empty list.",
     query: ZListNotesQuerySchema,
     responses: { 200: ZNoteListResponseSchema },
   },
@@ -242,7 +242,7 @@ export const API_ROUTES = [
     path: "/api/notes/{id}/revisions",
     operationId: "listRevisions",
     description:
-      "A note's history, newest first (the first is the note as it is now): every change to its title, content or tags, with who made it — an agent through the REST API (api) or MCP (mcp), the person in the browser (browser), or an operator's script (system). A person's saves a few minutes apart are one revision; an agent's writes are each their own. Page with cursor.",
+      "A note's history, newest first (the first is the note as it is now): every write that made a new version, with who made it — an agent through the REST API (api) or MCP (mcp), the person in the browser (browser), or an operator's script (system). A restore, an agent's write and a person's save are each a revision of their own; only a person's consecutive browser saves, with no restore or other author between, join the revision the first of them began while they start within 5 minutes of it. So every state that stood longer than that, and every state just before another author's write or a restore, is kept. Page with cursor.",
     query: ZListRevisionsQuerySchema,
     responses: { 200: ZRevisionListResponseSchema, 404: null },
   },
@@ -250,7 +250,7 @@ export const API_ROUTES = [
     method: "GET",
     path: "/api/notes/{id}/revisions/{revisionId}",
     operationId: "getRevision",
-    description: "The note as it was at one revision: title, content (block ids included), contentText and tags; as Markdown with Accept: text/markdown or ?format=markdown.",
+    description: "The note as it was at one revision: title, content (block ids included), contentText, tags and pin, exactly as stored at that version whichever of them the write changed; as Markdown with Accept: text/markdown or ?format=markdown.",
     query: ZNoteFormatQuerySchema,
     responses: {
       200: { body: ZRevisionResponseSchema, markdown: true },
@@ -263,7 +263,7 @@ export const API_ROUTES = [
     path: "/api/notes/{id}/revisions/{revisionId}/restore",
     operationId: "restoreRevision",
     description:
-      "Put the note back as it was at a revision: its title, content and the tags it had that still exist. The restore is itself a new revision (earlier ones stay). With If-Match, only if the note is still at that version.",
+      "Put the note back as it was at a revision: its title, content, contentText, pin and the tags it had that still exist. The restore is always a revision of its own, marked with restoredFrom (earlier ones stay, and no later save is folded into it), so restoring the revision before it undoes it. With If-Match, only if the note is still at that version.",
     headers: ["If-Match"],
     responses: {
       200: { body: ZNoteResponseSchema, headers: ["ETag"] },

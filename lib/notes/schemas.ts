@@ -40,7 +40,7 @@ export const ZListNotesQuerySchema = z
   highlight: queryBoolean.optional().meta({
     description: "true, with a search: each note carries `snippet`, a short excerpt of its text around the first match, HTML-escaped, with every match in <mark>…</mark>.",
   }),
-  tagId: z.guid().optional().meta({ description: "Only notes with this tag." }),
+  tagId: z.guid().optional().meta({ description: "Only notes with this tag. A tag that is not yours or no longer exists matches no notes (200, not 404); only a malformed id is a 400." }),
   pinned: queryBoolean.optional().meta({
     description: "true: only pinned notes; false: only notes not pinned. Combines with search and tagId; the order stays the same. List pinned=true, then pinned=false, to show pinned notes first.",
   }),

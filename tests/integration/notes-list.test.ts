@@ -157,6 +157,19 @@ describe.each(TEST_DB_KINDS)("GET /api/notes (%s)", (kind) => {
     expect((await list(owner, `?tagId=${tag.id}`)).body.total).toBe(1);
   });
 
+  it("a tagId no tag of yours has (a deleted tag) is a filter matching nothing: 200, not 404; a malformed one is 400", async () => {
+    const user = stack.freshUser();
+    const tag = (await stack.api("/api/tags", { method: "POST", token: user.token(), json: { name: "short-lived" } })).body.tag;
+    await create(user, { title: "Was tagged", tagIds: [tag.id] });
+    expect((await stack.api(`/api/tags/${tag.id}`, { method: "DELETE", token: user.token() })).status).toBe(204);
+    const res = await list(user, `?tagId=${tag.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ notes: [], total: 0 });
+    const malformed = await list(user, "?tagId=not-a-uuid");
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error).toBe("Invalid query parameters");
+  });
+
   it("the typical flow: search, create, search finds it", async () => {
     const user = stack.freshUser();
     const before = await list(user, "?search=standup");

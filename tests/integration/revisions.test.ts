@@ -53,7 +53,7 @@ describe.each(TEST_DB_KINDS)("revisions: /api/notes/{id}/revisions and the MCP h
     const user = stack.freshUser();
     const label = (await stack.api("/api/tags", { method: "POST", token: user.token(), json: { name: "mine" } })).body.tag;
     const mine = [paragraph("p1", "my careful words"), { ...paragraph("p2", "centred"), props: { textColor: "blue", backgroundColor: "default", textAlignment: "center" } }];
-    const id = (await stack.api("/api/notes", { method: "POST", token: user.token(), json: { title: "Mine", content: mine, tagIds: [label.id] } })).body.note.id;
+    const id = (await stack.api("/api/notes", { method: "POST", token: user.token(), json: { title: "Mine", content: mine, contentText: "my careful words\ncentred", tagIds: [label.id] } })).body.note.id;
     await stack.api(`/api/notes/${id}`, { method: "PATCH", token: user.token(), json: { title: "Agent's", contentMarkdown: "Replaced by an agent", tagIds: [] } });
     const [, original] = (await history(user, id)).revisions;
 
@@ -76,10 +76,34 @@ describe.each(TEST_DB_KINDS)("revisions: /api/notes/{id}/revisions and the MCP h
     expect(restored.body.note).toMatchObject({ title: "Mine", content: mine, tags: [{ id: label.id }] });
     const now = await stack.api(`/api/notes/${id}`, { token: user.token() });
     expect(now.body.note.content).toEqual(mine);
-    expect((await history(user, id)).revisions.map((revision: any) => revision.version)).toEqual([3, 2, 1]);
+    expect((await history(user, id)).revisions.map((revision: any) => [revision.version, revision.restoredFrom])).toEqual([[3, 1], [2, undefined], [1, undefined]]);
 
     const undo = await mcp(user, "restore_revision", { id, revisionId: (await history(user, id)).revisions[1].id, ifVersion: 3 });
     expect(undo.structuredContent).toMatchObject({ version: 4, note: { title: "Agent's" } });
+  });
+
+  it("a revision is the note as it was: the text an agent wrote, not one derived from the blocks", async () => {
+    const user = stack.freshUser();
+    const id = (await stack.api("/api/notes", { method: "POST", token: user.token(), json: { title: "Both", contentMarkdown: "block words X" } })).body.note.id;
+    const patched = await stack.api(`/api/notes/${id}`, { method: "PATCH", token: user.token(), json: { contentText: "agent text Y", pinned: true } });
+    expect(patched.body.note).toMatchObject({ contentText: "agent text Y", pinned: true });
+    const [newest, oldest] = (await history(user, id)).revisions;
+    const read = async (revision: { id: string }) => (await stack.api(`/api/notes/${id}/revisions/${revision.id}`, { token: user.token() })).body.revision;
+    expect(await read(newest)).toMatchObject({ version: 2, contentText: "agent text Y", pinned: true });
+    expect(await read(oldest)).toMatchObject({ version: 1, contentText: "block words X", pinned: false });
+  });
+
+  it("a restore is a revision of its own, and restoring the revision before it undoes it", async () => {
+    const user = stack.freshUser();
+    const id = (await stack.api("/api/notes", { method: "POST", token: user.token(), json: { title: "Draft", contentText: "first words" } })).body.note.id;
+    await stack.api(`/api/notes/${id}`, { method: "PATCH", token: user.token(), json: { contentText: "first words and more" } });
+    const [, first] = (await history(user, id)).revisions;
+    const restored = await stack.api(`/api/notes/${id}/revisions/${first.id}/restore`, { method: "POST", token: user.token(), headers: { "If-Match": '"v2"' } });
+    expect(restored.body.note.contentText).toBe("first words");
+    const revisions = (await history(user, id)).revisions;
+    expect(revisions.map((revision: any) => [revision.version, revision.restoredFrom])).toEqual([[3, 1], [2, undefined], [1, undefined]]);
+    const undone = await stack.api(`/api/notes/${id}/revisions/${revisions[1].id}/restore`, { method: "POST", token: user.token(), headers: { "If-Match": '"v3"' } });
+    expect(undone.body.note.contentText).toBe("first words and more");
   });
 
   it("is the owner's only, goes to the trash with the note, and answers bad ids and queries with the contract's errors", async () => {
