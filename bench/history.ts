@@ -1,6 +1,7 @@
 // The cost of note history: a write with revisions on against the same write
 // with the revision trigger switched off, in one run, and the storage a
-// one-block edit of a long note adds.
+// one-block edit of a long note, and a one-word edit of a long plain-text
+// note, adds.
 import type pg from "pg";
 import { paragraphBlock as paragraph } from "./generate";
 import { percentile } from "./measure";
@@ -22,6 +23,9 @@ export type HistoryResult = {
   edits: number;
   /** The note's first revision holds all of it; one such keyframe follows every 100 changes. */
   keyframeBytes: number;
+  /** A note with text and no blocks: its text's length in bytes, and the stored size of one revision of a one-word edit, on average. */
+  plainTextBytes: number;
+  plainRevisionBytes: number;
 };
 
 
@@ -83,6 +87,30 @@ export async function measureHistory(
   );
   const row = sizes.rows[0]!;
   log(`history: a one-block edit of a ${noteBlocks}-block note (${row.json_bytes} B of JSON) stores ${row.revision_bytes} B`);
+
+  // Storage: one-word edits of a plain-text note of about 100 KB (text, no blocks), words varied so it compresses as prose does.
+  let seed = 7;
+  const nextWord = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return `w${(seed % 50_000).toString(36)}`;
+  };
+  const lines = Array.from({ length: 1600 }, () => Array.from({ length: 12 }, nextWord).join(" "));
+  let text = lines.join("\n");
+  const plain = await call("/api/notes", "POST", { title: "Plain history bench", contentText: text });
+  const plainId = plain.note!.id;
+  for (let edit = 0; edit < edits; edit += 1) {
+    const at = text.indexOf(" ", Math.floor(((edit + 0.5) * text.length) / edits)) + 1;
+    text = `${text.slice(0, at)}edited${edit}${text.slice(text.indexOf(" ", at))}`;
+    await call(`/api/notes/${plainId}`, "PATCH", { contentText: text });
+  }
+  const plainSizes = await pool.query<{ text_bytes: number; revision_bytes: number }>(
+    `SELECT octet_length(n.content_text)::int AS text_bytes,
+            (SELECT avg(pg_column_size(r.*))::int FROM note_revisions r WHERE r.note_id = n.id AND NOT r.keyframe) AS revision_bytes
+     FROM notes n WHERE n.id = $1`,
+    [plainId],
+  );
+  const plainRow = plainSizes.rows[0]!;
+  log(`history: a one-word edit of a plain-text note (${plainRow.text_bytes} B of text) stores ${plainRow.revision_bytes} B`);
   return {
     writes: latencies.on.length,
     p50On,
@@ -94,6 +122,8 @@ export async function measureHistory(
     revisionBytes: row.revision_bytes,
     edits: row.edits,
     keyframeBytes: row.keyframe_bytes,
+    plainTextBytes: plainRow.text_bytes,
+    plainRevisionBytes: plainRow.revision_bytes,
   };
 }
 
@@ -103,5 +133,6 @@ export function renderHistory(result: HistoryResult): string[] {
   return [
     `History: a one-block PATCH of a 5-block note, ${result.writes} sequential writes each way, interleaved: p50 ${result.p50On.toFixed(2)} ms with revisions, ${result.p50Off.toFixed(2)} ms with the revision trigger off, **${result.writeRatio.toFixed(2)}×** (target ≤ 1.3× ${result.writeRatio <= 1.3 ? "✓" : "✗"}).`,
     `Storage: a one-block edit of a ${result.noteBlocks.toLocaleString("en")}-block note (${result.noteJsonBytes.toLocaleString("en")} B as JSON, ${result.noteStoredBytes.toLocaleString("en")} B stored) adds ${result.revisionBytes.toLocaleString("en")} B per revision (mean of ${result.edits}), **${share(result.revisionBytes)}** of the note (target ≤ 2% ${result.revisionBytes <= 0.02 * result.noteJsonBytes ? "✓" : "✗"}); with its share of a keyframe (${result.keyframeBytes.toLocaleString("en")} B, one per 100 changes) ${Math.round(amortised).toLocaleString("en")} B, ${share(amortised)}.`,
+    `Storage: a one-word edit of a plain-text note (${result.plainTextBytes.toLocaleString("en")} B of text, no blocks) adds ${result.plainRevisionBytes.toLocaleString("en")} B per revision, **${((result.plainRevisionBytes / result.plainTextBytes) * 100).toFixed(2)}%** of the text (target ≤ 2% ${result.plainRevisionBytes <= 0.02 * result.plainTextBytes ? "✓" : "✗"}).`,
   ];
 }
