@@ -14,8 +14,11 @@ const nextId = (prefix: string) => `${prefix}-${(counter += 1).toString().padSta
 
 const text = (value: string, styles: Json = {}) => ({ type: "text", text: value, styles });
 
+/** Each type's props at their defaults where they are not DEFAULT_PROPS (the editor stores only the props a type has). */
+const TYPE_PROPS: Record<string, Json> = { codeBlock: { language: "text" }, quote: { backgroundColor: "default", textColor: "default" } };
+
 function block(type: string, content: unknown, props: Json = {}, children: Json[] = []): Json {
-  return { id: nextId(type), type, props: { ...DEFAULT_PROPS, ...props }, content, children };
+  return { id: nextId(type), type, props: { ...(TYPE_PROPS[type] ?? DEFAULT_PROPS), ...props }, content, children };
 }
 
 export const paragraph = (content: unknown, props: Json = {}, children: Json[] = []) => block("paragraph", content, props, children);

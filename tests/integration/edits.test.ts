@@ -10,7 +10,7 @@ type Block = { id: string; type: string; props?: Record<string, unknown>; conten
 const MISSING_ID = "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10";
 
 describe.each(TEST_DB_KINDS)("targeted edits: POST /api/notes/{id}/edits (%s)", (kind) => {
-  const stack = useNotesStack(kind);
+  const stack = useNotesStack(kind, { users: 40 });
 
   const create = (user: SeededUser, body: Record<string, unknown>) => stack.createNote<{ id: string; title: string; content: Block[]; contentText: string; tags: { id: string }[] }>(user, body);
   const edit = (user: SeededUser, id: string, operations: unknown[], headers: Record<string, string> = {}) =>

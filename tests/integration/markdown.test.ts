@@ -5,8 +5,8 @@ import { SERVER_ENV } from "@/scripts/lib/server-options";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
 import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
 
-// Each construct as written, as BlockNote writes it back (its own list marker
-// and table padding), and the block types it must become.
+// Each construct as written, as the note's Markdown gives it back (its list
+// marker and table padding), and the block types it must become.
 const ROUND_TRIPS: [string, string, string, string[]][] = [
   ["headings", "# One\n\n## Two\n\n### Three", "# One\n\n## Two\n\n### Three", ["heading", "heading", "heading"]],
   [
@@ -22,7 +22,7 @@ const ROUND_TRIPS: [string, string, string, string[]][] = [
   [
     "tables",
     "| Name | Qty |\n| --- | --- |\n| apples | 3 |\n| pears | 10 |",
-    "| Name       | Qty        |\n| ---------- | ---------- |\n| apples     | 3          |\n| pears      | 10         |",
+    "| Name   | Qty |\n| ------ | --- |\n| apples | 3   |\n| pears  | 10  |",
     ["table"],
   ],
 ];
