@@ -84,7 +84,7 @@ export function renderMarkdownAfterResponse(db: Db, note: { id: string; userId: 
   const task = () =>
     renderStoredMarkdown(db, note).then(
       () => undefined,
-      (err: unknown) => log.warn("notes.markdown_render_failed", { noteId: note.id, cause: err instanceof Error ? err.message : String(err) }),
+      (err: unknown) => log.error("notes.markdown_render_failed", { noteId: note.id, version: note.version, cause: err instanceof Error ? err.message : String(err) }),
     );
   try {
     after(task);

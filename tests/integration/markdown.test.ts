@@ -289,4 +289,79 @@ describe.each(TEST_DB_KINDS)("Markdown in and out (%s)", (kind) => {
       expect((await markdownOf(user, body.note.id)).text).toBe("# Editor\n\n## Agenda\n\n* [x] **Ship it**\n  * nested\n");
     });
   });
+
+  describe("a note read as Markdown and written back is the same note", () => {
+    /** What an agent does: read the note as Markdown, strip the title heading, PATCH the body back. */
+    async function writeBack(user: SeededUser, id: string, title: string) {
+      const read = await markdownOf(user, id);
+      expect(read.status).toBe(200);
+      expect(read.text.startsWith(`# ${title}\n\n`), read.text).toBe(true);
+      const res = await stack.api(`/api/notes/${id}`, { method: "PATCH", token: user.token(), json: { contentMarkdown: read.text.slice(`# ${title}\n\n`.length) } });
+      expect(res.status, res.text).toBe(200);
+      return { markdown: read.text, note: res.body.note as { content: unknown; contentText: string } };
+    }
+
+    const props = { backgroundColor: "default", textColor: "default", textAlignment: "left" };
+    const text = (value: string, styles: Record<string, unknown> = {}) => ({ type: "text", text: value, styles });
+    const paragraph = (id: string, content: unknown[]) => ({ id, type: "paragraph", props, content, children: [] });
+    const cell = (value: string) => ({ type: "tableCell", props: { ...props, colspan: 1, rowspan: 1 }, content: value ? [text(value)] : [] });
+
+    it("keeps a table whose columns a person resized, and every block around it", async () => {
+      const user = stack.freshUser();
+      const content = [
+        { id: "h", type: "heading", props: { ...props, level: 2, isToggleable: false }, content: [text("Budget")], children: [] },
+        ...Array.from({ length: 12 }, (_, i) => paragraph(`p${i}`, [text(`line ${i}`, i % 2 ? { bold: true } : {})])),
+        {
+          id: "t",
+          type: "table",
+          props: { textColor: "default" },
+          content: { type: "tableContent", columnWidths: [120, 200], rows: [{ cells: [cell("Item"), cell("Cost")] }, { cells: [cell("Rent"), cell("")] }] },
+          children: [],
+        },
+      ];
+      const { body } = await create(user, { title: "Budget", content, contentText: "my own index text" });
+      const { markdown, note } = await writeBack(user, body.note.id, "Budget");
+      expect(markdown).toContain("| Item | Cost |");
+      expect(markdown).toContain("line 11");
+      expect(note.content).toEqual(content);
+    });
+
+    it("keeps empty paragraphs, hard line breaks and a trailing empty block exactly, ids included", async () => {
+      const user = stack.freshUser();
+      const content = [paragraph("a", [text("Line one\nline two")]), paragraph("b", []), paragraph("c", [text("after a gap")]), paragraph("d", [])];
+      const { body } = await create(user, { title: "Shapes", content });
+      const { markdown, note } = await writeBack(user, body.note.id, "Shapes");
+      expect(markdown).toBe("# Shapes\n\nLine one<br>line two\n\n<br>\n\nafter a gap\n\n<br>\n");
+      expect(note.content).toEqual(content);
+    });
+
+    it("carries a block Markdown cannot express, or the editor does not know, as its JSON, and keeps it exactly", async () => {
+      const user = stack.freshUser();
+      const unknown = { id: "u", type: "definitelyNotABlock", props: {}, content: { evil: true }, children: [] };
+      const video = { id: "v", type: "video", props: { backgroundColor: "default", name: "demo", url: "https://example.com/v.mp4", caption: "Demo", showPreview: true, textAlignment: "left" }, children: [] };
+      const content = [
+        { id: "h", type: "heading", props: { ...props, level: 2, isToggleable: false }, content: [text("Plan")], children: [] },
+        paragraph("p1", [text("first para")]),
+        unknown,
+        video,
+        paragraph("p2", [text("second para")]),
+      ];
+      const { body } = await create(user, { title: "Mixed", content });
+      const { markdown, note } = await writeBack(user, body.note.id, "Mixed");
+      // Every block the editor knows is still Markdown: nothing falls back to the note's text.
+      expect(markdown).toMatch(/^# Mixed\n\n## Plan\n\nfirst para\n\n<!-- notes:block \{.*"definitelyNotABlock".*\} -->\n\n<!-- notes:block \{.*"video".*\} -->\n\nsecond para\n$/);
+      expect(note.content).toEqual(content);
+      expect(note.contentText).toBe("Plan\nfirst para\ndemo\nDemo\nsecond para");
+    });
+
+    it("400 for a block comment whose JSON is broken, naming it; nothing written", async () => {
+      const user = stack.freshUser();
+      const { body } = await create(user, { title: "Kept", contentMarkdown: "kept" });
+      const res = await stack.api(`/api/notes/${body.note.id}`, { method: "PATCH", token: user.token(), json: { contentMarkdown: "<!-- notes:block {not json} -->" } });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe("Invalid request body");
+      expect(res.body.details.fieldErrors.contentMarkdown).toEqual([expect.stringContaining("notes:block")]);
+      expect((await markdownOf(user, body.note.id)).text).toBe("# Kept\n\nkept\n");
+    });
+  });
 });
