@@ -16,6 +16,11 @@ const nextConfig = {
   // The benchmark measures the running app; `npm run typecheck` and the test
   // build check types.
   typescript: { ignoreBuildErrors: process.env.NEXT_SKIP_TYPECHECK === "1" },
+  // Local state never ships: the embedded database, the outbox and the local
+  // identity service's files (.data), benchmark and test results. Code that
+  // opens them resolves their paths at run time; this keeps any trace of such
+  // a path out of every route's files (scripts/lib/build-contents.ts checks).
+  outputFileTracingExcludes: { "*": [".data/**", "bench/results/**", "test-results/**", "coverage/**"] },
   // Loaded from node_modules at run time rather than bundled: they read their
   // own .wasm/.data files relative to their install location (nodemailer is
   // Node-only and needs no bundling either; piscina starts its workers from

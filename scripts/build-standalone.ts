@@ -9,6 +9,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
 import { buildProductionApp, bundleConversionWorker } from "@/scripts/lib/build-app";
+import { assertNoLocalData } from "@/scripts/lib/build-contents";
 
 /** Packages that read their own .wasm/.data files next to their code: copied, not bundled. */
 const UNBUNDLED = ["@electric-sql/pglite", "@prisma/schema-engine-wasm"];
@@ -54,18 +55,22 @@ export async function buildStandalone(options: { root: string; distDir: string; 
     banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
     logLevel: "warning",
   });
-  await bundleStandaloneWorker(root, out, log);
+  await bundleWorkerInto(root, out, log);
+  // Next's traces and the copies above: neither may carry the checkout's local state.
+  assertNoLocalData(out, root);
+  assertNoLocalData(path.join(dist, "server"), root);
   return out;
 }
 
 /**
  * The conversion pool's worker runs outside Next's bundle, so Next's own file
  * tracing never sees it: bundle it into the file the pool loads
- * (lib/editor/conversion-worker.mjs, from the server's working directory), and
- * copy the packages it loads at run time (the Markdown parser and writer, the editor's schema)
- * beside the server's, as traced from that bundle.
+ * (lib/editor/conversion-worker.mjs, from the server's working directory) in
+ * the server's folder `out` (a standalone server's, a serverless function's),
+ * and copy the packages it loads at run time (the Markdown parser and writer,
+ * the editor's schema) beside the server's, as traced from that bundle.
  */
-async function bundleStandaloneWorker(root: string, out: string, log: (line: string) => void): Promise<void> {
+export async function bundleWorkerInto(root: string, out: string, log: (line: string) => void): Promise<void> {
   log("bundling the conversion worker");
   const worker = path.join(out, "lib", "editor", "conversion-worker.mjs");
   await bundleConversionWorker(root, worker);

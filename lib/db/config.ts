@@ -22,15 +22,17 @@ const PGLITE_PREFIX = "pglite:";
  * Reads `DATABASE_URL`. Unset or empty: the embedded database in `<cwd>/.data/pglite`.
  * `pglite:memory` keeps it in memory; `pglite:<dir>` stores it in `<dir>` (relative to `cwd`).
  */
-export function parseDatabaseUrl(url: string | undefined, cwd = process.cwd()): DatabaseTarget {
+export function parseDatabaseUrl(url: string | undefined, cwd = /*turbopackIgnore: true*/ process.cwd()): DatabaseTarget {
   const value = url?.trim() ?? "";
-  if (value === "") return { kind: "pglite", dataDir: path.resolve(cwd, DEFAULT_PGLITE_DIR) };
+  // Resolved at run time against the working directory: the build must not
+  // trace (and so ship) the local database in it.
+  if (value === "") return { kind: "pglite", dataDir: path.resolve(/*turbopackIgnore: true*/ cwd, DEFAULT_PGLITE_DIR) };
 
   if (value.startsWith(PGLITE_PREFIX)) {
     const location = value.slice(PGLITE_PREFIX.length);
     if (location === "memory") return { kind: "pglite", dataDir: null };
     if (location === "") throw new Error('DATABASE_URL "pglite:" needs a directory, e.g. pglite:.data/pglite, or pglite:memory');
-    return { kind: "pglite", dataDir: path.resolve(cwd, location) };
+    return { kind: "pglite", dataDir: path.resolve(/*turbopackIgnore: true*/ cwd, location) };
   }
 
   if (/^postgres(ql)?:\/\//i.test(value)) return parsePostgresUrl(value);

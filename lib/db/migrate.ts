@@ -178,7 +178,7 @@ function migrationUrl(target: Extract<DatabaseTarget, { kind: "postgres" }>, opt
 }
 
 function resolveProjectRoot(options: MigrationOptions): string {
-  return path.resolve(options.projectRoot ?? process.cwd());
+  return path.resolve(options.projectRoot ?? /*turbopackIgnore: true*/ process.cwd());
 }
 
 function adapterFactoryFor(target: MigrationTarget): SqlMigrationAwareDriverAdapterFactory {

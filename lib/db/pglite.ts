@@ -27,7 +27,8 @@ const startParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"];
 export async function openPglite(dataDir: string | null): Promise<PGlite> {
   if (dataDir === null) return PGlite.create({ extensions, startParams });
 
-  fs.mkdirSync(dataDir, { recursive: true });
+  // A directory chosen at run time: not one for the build to trace.
+  fs.mkdirSync(/*turbopackIgnore: true*/ dataDir, { recursive: true });
   const release = lockDataDir(dataDir);
   let pglite: PGlite;
   try {

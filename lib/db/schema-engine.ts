@@ -102,7 +102,7 @@ function isEngineInstantiated(): boolean {
 // node_modules, so the working directory (the project root) is the fallback.
 function resolveEngineWasm(): string {
   const bindings = "@prisma/schema-engine-wasm/schema_engine_bg";
-  const bases = [import.meta.url, path.join(process.cwd(), "package.json")];
+  const bases = [import.meta.url, path.join(/*turbopackIgnore: true*/ process.cwd(), "package.json")];
   for (const base of bases) {
     try {
       const bindingsPath = createRequire(base).resolve(bindings);
