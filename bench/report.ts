@@ -1,4 +1,5 @@
 import { median, type ColdStartReport } from "./cold-start";
+import type { ConversionResult } from "./conversion";
 import { renderEdits, type EditsResult } from "./edits";
 import { renderHistory, type HistoryResult } from "./history";
 import { renderHostile, type HostileNeighbourResult } from "./hostile";
@@ -35,6 +36,8 @@ export type BenchReport = {
     edits?: EditsResult;
   } | null;
   pglite: { results: ScenarioResult[]; rssBefore: number; rssAfter: number; sequentialRareSearch?: Measurement; soak?: SoakResult; hostile?: HostileNeighbourResult } | null;
+  /** Not measured when `--only` leaves it out. */
+  conversion?: ConversionResult | null;
   problems: string[];
 };
 
@@ -149,8 +152,28 @@ export function renderMarkdown(report: BenchReport): string {
     if (lite.soak) lines.push(soakLine(lite.soak));
     if (lite.hostile) lines.push("", ...renderHostile(lite.hostile));
   }
+  if (report.conversion) lines.push("", ...renderConversion(report.conversion));
   if (report.problems.length > 0) lines.push("", "Problems:", ...report.problems.map((p) => `- ${p}`));
   return lines.join("\n");
+}
+
+/** Today's converter against the one it replaced, CPU per conversion on the converting thread. */
+function renderConversion(result: ConversionResult): string[] {
+  const cpu = (answer: ConversionResult["rows"][number]["today"], capMs: number) => (answer ? `${ms(answer.cpuMs)} ms` : `over ${capMs / 1000} s (stopped)`);
+  const lines = [
+    "### Conversions",
+    "",
+    "CPU per conversion on the converting thread, each converter in a fresh worker; the baseline is the converter this one replaced (BlockNote's conversions in a DOM), run in the same run. Targets: a 100 KB note ≥ 20× faster than the baseline and ≤ 100 ms; a 100 KB table ≤ 300 ms.",
+    "",
+    "| conversion | today | heap left by one (MB) | baseline | baseline / today |",
+    "|---|---:|---:|---:|---:|",
+  ];
+  for (const row of result.rows) {
+    const speedup = row.today && row.baseline ? ratio(row.baseline.cpuMs, row.today.cpuMs) : row.today && !row.baseline ? `> ${Math.round(row.capMs / Math.max(row.today.cpuMs, 1))}×` : "–";
+    lines.push(`| ${row.name} | ${cpu(row.today, row.capMs)} | ${row.today ? row.today.heapMb.toFixed(1) : "–"} | ${cpu(row.baseline, row.capMs)} | ${speedup} |`);
+  }
+  lines.push("", `10× the size (10 KB → 100 KB note, Markdown → blocks) costs ${result.growth === null ? "–" : `${result.growth.toFixed(1)}×`} the CPU (target ≤ 12×).`);
+  return lines;
 }
 
 function soakLine(soak: SoakResult): string {

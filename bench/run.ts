@@ -10,6 +10,7 @@ import pg from "pg";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { openPglite } from "@/lib/db/pglite";
 import { loadBenchData, type LoadedUser, type Sql } from "./load";
+import { measureConversions } from "./conversion";
 import { measureEdits } from "./edits";
 import { measureHistory } from "./history";
 import { measureHostileNeighbour, type HostileNeighbourResult } from "./hostile";
@@ -31,9 +32,9 @@ function partName(name: string): string {
 const USAGE = `npm run bench -- [options]
 
   --quick                 small data, 1 s per scenario: checks answers (CI)
-  --db <postgres|pglite|all>          (default all)
+  --db <postgres|pglite|all|none>     (default all; none: only the parts that need no app, the conversions)
   --only <parts>          comma-separated; only these parts run (default: all of them):
-                          floors, sequential, soak, cold-start, hostile, history, edits,
+                          floors, sequential, soak, cold-start, hostile, history, edits, conversion,
                           and the scenarios: ${SCENARIOS.map((s) => partName(s.name)).join(", ")}
   --user-notes <n>        notes of the measured user (default 100000; quick 2000)
   --small-user-notes <n>  notes of the second measured user (default 10000; quick 500)
@@ -86,7 +87,7 @@ if (args.help) {
 const quick = args.quick;
 /** The parts named by --only, or null for every part. */
 const only = args.only === undefined ? null : new Set(args.only.split(",").map(partName).filter(Boolean));
-const PARTS = new Set(["floors", "sequential", "soak", "cold-start", "hostile", "history", "edits", ...SCENARIOS.map((s) => partName(s.name))]);
+const PARTS = new Set(["floors", "sequential", "soak", "cold-start", "hostile", "history", "edits", "conversion", ...SCENARIOS.map((s) => partName(s.name))]);
 for (const name of only ?? []) {
   if (!PARTS.has(name)) {
     process.stderr.write(`--only: no part named "${name}"\n\n${USAGE}`);
@@ -111,7 +112,7 @@ const config = {
 const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
 async function main(): Promise<number> {
-  await buildBenchApp(args["build-dir"], Boolean(args["skip-build"]), log);
+  if (args.db !== "none") await buildBenchApp(args["build-dir"], Boolean(args["skip-build"]), log);
   const report: BenchReport = { startedAt: new Date().toISOString(), machine: machineInfo(), config, postgres: null, pglite: null, problems: [] };
   // A part that fails is a problem in the report; the other part still runs, and what was measured is written.
   const part = async <T>(label: string, run: () => Promise<T>): Promise<T | null> =>
@@ -121,6 +122,7 @@ async function main(): Promise<number> {
     });
   if (args.db === "all" || args.db === "postgres") report.postgres = await part("postgres", () => runPostgres(report));
   if (args.db === "all" || args.db === "pglite") report.pglite = await part("pglite", () => runPglite(report));
+  if (runs("conversion")) report.conversion = await part("conversion", () => measureConversions({ quick, log }));
 
   mkdirSync(args.out, { recursive: true });
   const stamp = report.startedAt.replace(/[:.]/g, "-");

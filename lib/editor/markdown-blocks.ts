@@ -30,9 +30,9 @@ import { gfmTaskListItem } from "micromark-extension-gfm-task-list-item";
 import { partialBlockProblem, storedBlockProblem } from "./block-shape";
 import { noteSchema } from "./schema";
 
-export type Styles = { [style: string]: boolean | string };
+type Styles = { [style: string]: boolean | string };
 export type StyledText = { type: "text"; text: string; styles: Styles };
-export type Link = { type: "link"; href: string; content: StyledText[] };
+type Link = { type: "link"; href: string; content: StyledText[] };
 export type Inline = StyledText | Link;
 export type TableCell = { type: "tableCell"; props: Record<string, unknown>; content: Inline[] };
 export type TableContent = {

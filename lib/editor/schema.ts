@@ -28,5 +28,4 @@ const namedCheckListItem: typeof checkListItem = {
 export const noteSchema = BlockNoteSchema.create({ blockSpecs: { ...defaultBlockSpecs, checkListItem: namedCheckListItem } });
 
 export type NoteSchema = typeof noteSchema;
-export type NoteBlock = NoteSchema["Block"];
 

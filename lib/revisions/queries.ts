@@ -150,7 +150,7 @@ async function stateAt(db: Db, { noteId, version }: { noteId: string; version: n
  * by `middle`. Characters are code points, as PostgreSQL counts them when it
  * records the change (a JavaScript string counts UTF-16 units).
  */
-export function spliceCodePoints(before: string, head: number, tail: number, middle: string): string {
+function spliceCodePoints(before: string, head: number, tail: number, middle: string): string {
   let start = 0;
   for (let kept = 0; kept < head; kept += 1) {
     if (start >= before.length) throw new Error(`A text change keeps ${head} leading characters of a shorter text`);

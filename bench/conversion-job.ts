@@ -1,0 +1,56 @@
+/**
+ * One converter's measurements, in a worker thread of its own (a fresh heap,
+ * its own CPU clock): the job named in workerData, answered on parentPort.
+ */
+import v8 from "node:v8";
+import { parentPort, workerData } from "node:worker_threads";
+import { blocksToMarkdown, markdownToBlocks } from "../lib/editor/markdown-blocks";
+import { keepUnchangedBlocks } from "../lib/editor/markdown-merge";
+import { procCpuMs } from "../lib/linux-proc";
+import { loadBaseline } from "./baseline/blocknote-conversions";
+
+/**
+ * `writeBack`: the note's own Markdown written back over it (what an agent's
+ * read, edit and PATCH costs): read into blocks, each block lined up with the
+ * stored one by its Markdown, and the result's Markdown.
+ */
+export type ConversionJob = { converter: "today" | "baseline"; direction: "toBlocks" | "toMarkdown" | "writeBack"; markdown: string; repeat: number };
+/** CPU ms per conversion (the thread's own; wall time where /proc is missing), and the heap the last one left in use, in MB. */
+export type ConversionAnswer = { cpuMs: number; heapMb: number; blocks: number; chars: number };
+
+const threadCpu = () => procCpuMs("/proc/thread-self/stat") ?? performance.now();
+
+const job = workerData as ConversionJob;
+const convert =
+  job.converter === "today"
+    ? {
+        toBlocks: async (markdown: string) => markdownToBlocks(markdown) as unknown[],
+        toMarkdown: async (blocks: unknown[]) => blocksToMarkdown(blocks),
+        writeBack: async (current: unknown[], markdown: string) => blocksToMarkdown(keepUnchangedBlocks(current, markdownToBlocks(markdown))),
+      }
+    : await loadBaseline().then((baseline) => ({
+        toBlocks: baseline.markdownToBlocks,
+        toMarkdown: baseline.blocksToMarkdown,
+        // As the service did: each block of the stored note and of the new one rendered on its own to line them up.
+        writeBack: async (current: unknown[], markdown: string) => {
+          const next = await baseline.markdownToBlocks(markdown);
+          for (const block of [...current, ...next]) await baseline.blocksToMarkdown([block]);
+          return baseline.blocksToMarkdown(next);
+        },
+      }));
+
+// Once untimed (compiling the code paths), then timed.
+const blocks = await convert.toBlocks(job.markdown);
+if (job.direction === "toMarkdown") await convert.toMarkdown(blocks);
+if (job.direction === "writeBack") await convert.writeBack(blocks, job.markdown);
+const heapBefore = v8.getHeapStatistics().used_heap_size;
+const started = threadCpu();
+let chars = 0;
+for (let i = 0; i < job.repeat; i += 1) {
+  if (job.direction === "toBlocks") chars = JSON.stringify(await convert.toBlocks(job.markdown)).length;
+  else if (job.direction === "toMarkdown") chars = (await convert.toMarkdown(blocks)).length;
+  else chars = (await convert.writeBack(blocks, job.markdown)).length;
+}
+const cpuMs = (threadCpu() - started) / job.repeat;
+const answer: ConversionAnswer = { cpuMs, heapMb: Math.max(0, v8.getHeapStatistics().used_heap_size - heapBefore) / 1024 / 1024, blocks: blocks.length, chars };
+parentPort!.postMessage(answer);
