@@ -1,0 +1,106 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { editorBody, screenshot, startBrowserStack, waitForSaved, type BrowserStack } from "@/tests/helpers/browser";
+import { clickBelowLastBlock, openNewNote, pickFromSlashMenu, storedNote } from "@/tests/helpers/editor";
+
+// The shapes a person makes in the real editor (empty paragraphs, hard line
+// breaks, a resized table column, nesting, styles, emoji, a trailing empty
+// block) survive an agent reading the note as Markdown and writing it back:
+// the note's JSON afterwards is the JSON the browser saved, ids included.
+describe("a note made in the browser, read and written back as Markdown by an agent", () => {
+  let stack: BrowserStack;
+  let page: Page;
+  const person = { email: "grace@example.com", password: "grace-password-1" };
+
+  beforeAll(async () => {
+    stack = await startBrowserStack({ accounts: [person] });
+    ({ page } = await stack.newPage());
+    await stack.signIn(page, person);
+  });
+  afterAll(() => stack?.stop());
+
+  /** Drags the right border of the table's first column `by` pixels, as a person resizes it. */
+  async function resizeFirstColumn(by: number) {
+    const cell = editorBody(page).locator('[data-content-type="table"] td, [data-content-type="table"] th').first();
+    const box = (await cell.boundingBox())!;
+    const x = box.x + box.width - 1;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(x - 6, y);
+    await page.mouse.move(x, y, { steps: 4 });
+    await page.locator(".column-resize-handle").first().waitFor();
+    await page.mouse.down();
+    await page.mouse.move(x + by, y, { steps: 8 });
+    await page.mouse.up();
+  }
+
+  it("comes back exactly as the browser saved it", { timeout: 180_000 }, async () => {
+    const id = await openNewNote(stack, page, person.email, { title: "Made by hand" });
+    await editorBody(page).click();
+    const keys = page.keyboard;
+    await keys.type("# Plan");
+    await keys.press("Enter");
+    await keys.type("Line one");
+    await keys.press("Shift+Enter");
+    await keys.type("line two 🎉 with ");
+    await keys.press("Control+B");
+    await keys.type("bold");
+    await keys.press("Control+B");
+    await keys.type(" and ");
+    await keys.press("Control+I");
+    await keys.type("italic");
+    await keys.press("Control+I");
+    await keys.press("Enter");
+    await keys.press("Enter");
+    await keys.type("after an empty paragraph");
+    await keys.press("Enter");
+    await keys.type("- first");
+    await keys.press("Enter");
+    await keys.press("Tab");
+    await keys.type("nested");
+    await keys.press("Enter");
+    await keys.press("Shift+Tab");
+    await keys.press("Enter");
+    await keys.type("[] to do");
+    await keys.press("Enter");
+    await keys.press("Enter");
+    await pickFromSlashMenu(page, "Table");
+    await keys.type("Item");
+    await keys.press("Tab");
+    await keys.type("Cost");
+    await keys.press("Tab");
+    await keys.press("Tab");
+    await keys.type("12");
+    await resizeFirstColumn(80);
+    await clickBelowLastBlock(page);
+    await keys.type("The end");
+    await keys.press("Enter");
+    await waitForSaved(page);
+    await screenshot(page, "markdown-fidelity-made-by-hand");
+
+    const saved = await storedNote(stack, person.email, id);
+    const types = saved.content.map((block) => block.type);
+    // The shapes the test means to make were made.
+    expect(types).toEqual(expect.arrayContaining(["heading", "paragraph", "bulletListItem", "checkListItem", "table"]));
+    expect(saved.content.at(-1)).toMatchObject({ type: "paragraph", content: [] });
+    expect(saved.content.some((block) => block.type === "paragraph" && Array.isArray(block.content) && block.content.length === 0 && block !== saved.content.at(-1))).toBe(true);
+    const table = saved.content.find((block) => block.type === "table") as { content: { columnWidths: (number | null)[] } };
+    expect(typeof table.content.columnWidths[0]).toBe("number");
+    expect(JSON.stringify(saved.content)).toContain("Line one\\nline two");
+
+    const token = stack.tokenFor(person.email);
+    const read = await stack.api(`/api/notes/${id}?format=markdown`, { token });
+    expect(read.status).toBe(200);
+    expect(read.text).toContain("| Item");
+    expect(read.text).toContain("Line one<br>line two");
+    const body = read.text.slice("# Made by hand\n\n".length);
+    const written = await stack.api(`/api/notes/${id}`, { method: "PATCH", token, json: { contentMarkdown: body } });
+    expect(written.status, written.text).toBe(200);
+    expect(written.body.note.content).toEqual(saved.content);
+    expect(written.body.note.contentText).toBe(saved.contentText);
+
+    // And the browser, which learns of the agent's write, still shows the note whole.
+    await page.reload();
+    await editorBody(page).waitFor();
+    await expect.poll(() => editorBody(page).innerText()).toContain("after an empty paragraph");
+  });
+});
