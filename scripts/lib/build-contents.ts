@@ -6,7 +6,7 @@ import path from "node:path";
  * database, the outbox and the local identity service's files (`.data`), and
  * what benchmarks and tests leave behind.
  */
-export const LOCAL_DATA_DIRS = [".data", "bench/results", "test-results", "coverage"];
+const LOCAL_DATA_DIRS = [".data", "bench/results", "test-results", "coverage"];
 
 function isLocalData(relative: string): boolean {
   const normalized = relative.split(path.sep).join("/");
