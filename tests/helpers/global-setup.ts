@@ -1,4 +1,5 @@
 import path from "node:path";
+import { buildServerless } from "@/scripts/build-serverless";
 import { buildStandalone, TEST_STANDALONE_DIST } from "@/scripts/build-standalone";
 import { buildProductionApp } from "@/scripts/lib/build-app";
 import { testEnv } from "./env";
@@ -25,5 +26,9 @@ export default async function setup(): Promise<void> {
     const standaloneStarted = Date.now();
     await buildStandalone({ root: ROOT, distDir: TEST_STANDALONE_DIST });
     process.stdout.write(`Built the container's standalone server in ${((Date.now() - standaloneStarted) / 1000).toFixed(1)} s\n`);
+    // The serverless function, for tests/e2e/serverless.test.ts and docs/deploy.md's blocks.
+    const serverlessStarted = Date.now();
+    await buildServerless({ root: ROOT });
+    process.stdout.write(`Built the serverless function in ${((Date.now() - serverlessStarted) / 1000).toFixed(1)} s\n`);
   }
 }
