@@ -1,7 +1,15 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitForOutput, type TempDir } from "@/scripts/lib/processes";
+import { addPartnerKey } from "@/identity/partners";
+import { startIdentityServer } from "@/identity/server";
+import { IdentityStore } from "@/identity/store";
+import { SERVERLESS_DIR, serverFunctionDir } from "@/scripts/build-serverless";
+import { freePort, isPortFree, makeTempDir, waitForOutput, type TempDir } from "@/scripts/lib/processes";
+import { testEnv } from "@/tests/helpers/env";
+import { PGBOUNCER_BIN, startPgbouncer } from "@/tests/helpers/pgbouncer";
 import { findSystemBinary, requireSystemBinary } from "@/tests/helpers/system";
 import { run } from "@/tests/identity/helpers";
 import { interruptGroup, killDevRuns, killGroup, makeDevStackDir, ROOT, spawnNpmRunDev, type DevProcess } from "./helpers";
@@ -94,6 +102,48 @@ const EXPECTATIONS: Record<string, (ctx: Ctx) => void> = {
   },
 };
 
+/**
+ * Pastes `blocks` in order into one bash (after `prelude`, each rewritten by
+ * `rewrite`) and checks each block's output against its expectation;
+ * resolves with the failures, each naming its block.
+ */
+async function runBlocks(
+  blocks: Block[],
+  expectations: Record<string, (ctx: Ctx) => void>,
+  options: { env: Record<string, string>; rewrite?: (code: string) => string; prelude?: string[]; file?: string; context?: () => string },
+): Promise<string[]> {
+  const script = [
+    "set -euo pipefail",
+    ...(options.prelude ?? []),
+    ...blocks.flatMap((block) => [
+      `printf '\\n@@block %s@@\\n' ${block.name}; printf '\\n@@block %s@@\\n' ${block.name} >&2`,
+      options.rewrite ? options.rewrite(block.code) : block.code,
+    ]),
+  ].join("\n");
+  const shell = await run("bash", ["-c", script], { env: options.env, timeoutMs: 300_000 });
+  expect(shell.code, `${shell.stdout}\n${shell.stderr}\n${options.context?.() ?? ""}`).toBe(0);
+  const split = (text: string) => {
+    const parts = new Map<string, string>();
+    const pieces = text.split(/\n@@block (\S+)@@\n/).slice(1);
+    for (let i = 0; i < pieces.length; i += 2) parts.set(pieces[i]!, pieces[i + 1] ?? "");
+    return parts;
+  };
+  const stdouts = split(shell.stdout);
+  const stderrs = split(shell.stderr);
+  const failures: string[] = [];
+  for (const block of blocks) {
+    const stdout = stdouts.get(block.name) ?? "";
+    const stderr = stderrs.get(block.name) ?? "";
+    const lines = stdout.split("\n").filter((line) => line.trim() !== "");
+    try {
+      expectations[block.name]!({ stdout, stderr, lines });
+    } catch (error) {
+      failures.push(`${options.file ?? "README"} block "${block.name}" (line ${block.line}) printed:\n${stdout}\n${stderr}\n${(error as Error).message}`);
+    }
+  }
+  return failures;
+}
+
 let temp: TempDir;
 let env: Record<string, string>;
 
@@ -159,40 +209,13 @@ describe("README", () => {
         IDENTITY_DATA_DIR: path.join(env.NOTES_DATA_DIR!, "identity"),
         IDENTITY_API_URL: `http://127.0.0.1:${env.IDENTITY_PORT}`,
       };
-      const script = [
-        "set -euo pipefail",
+      const failures = await runBlocks(blocks.run, EXPECTATIONS, {
+        env: shellEnv,
+        rewrite: (code) => code.replaceAll("http://localhost:3000", `http://localhost:${env.PORT}`),
         // Each response on a line of its own; the first request to a route compiles it.
-        'curl() { command curl --max-time 90 "$@"; echo; }',
-        ...blocks.run.flatMap((block) => [
-          `printf '\\n@@block %s@@\\n' ${block.name}; printf '\\n@@block %s@@\\n' ${block.name} >&2`,
-          block.code.replaceAll("http://localhost:3000", `http://localhost:${env.PORT}`),
-        ]),
-      ].join("\n");
-      const shell = await run("bash", ["-c", script], { env: shellEnv, timeoutMs: 300_000 });
-      expect(shell.code, `${shell.stdout}\n${shell.stderr}\n${dev.output()}`).toBe(0);
-
-      const split = (text: string) => {
-        const parts = new Map<string, string>();
-        for (const part of text.split(/\n@@block (\S+)@@\n/).slice(1).reduce<string[][]>((pairs, value, index) => {
-          if (index % 2 === 0) pairs.push([value]);
-          else pairs[pairs.length - 1]!.push(value);
-          return pairs;
-        }, [])) parts.set(part[0]!, part[1] ?? "");
-        return parts;
-      };
-      const stdouts = split(shell.stdout);
-      const stderrs = split(shell.stderr);
-      const failures: string[] = [];
-      for (const block of blocks.run) {
-        const stdout = stdouts.get(block.name) ?? "";
-        const stderr = stderrs.get(block.name) ?? "";
-        const lines = stdout.split("\n").filter((line) => line.trim() !== "");
-        try {
-          EXPECTATIONS[block.name]!({ stdout, stderr, lines });
-        } catch (error) {
-          failures.push(`README block "${block.name}" (line ${block.line}) printed:\n${stdout}\n${stderr}\n${(error as Error).message}`);
-        }
-      }
+        prelude: ['curl() { command curl --max-time 90 "$@"; echo; }'],
+        context: () => dev.output(),
+      });
       expect(failures.join("\n\n")).toBe("");
 
       // The next start keeps the key saved in "Your own account", and says whose it is.
@@ -206,4 +229,75 @@ describe("README", () => {
     },
     START_TIMEOUT_MS * 2 + 300_000,
   );
+});
+
+// docs/deploy.md's blocks, in order in one shell, as a partner developer runs
+// them: against a fresh PostgreSQL database through PgBouncer in transaction
+// mode, the serverless build the test suite's global setup made, and an
+// identity service with the app's partner key.
+const DEPLOY_EXPECTATIONS: Record<string, (ctx: Ctx) => void> = {
+  "release-step": ({ stdout, stderr }) => expect(`${stdout}${stderr}`).toMatch(/Applied \d+_init/),
+  "run-locally": ({ lines }) => expect(lines).toEqual(['{"status":"ok"}', '{"status":"ok"}']),
+  "identity-bundle": ({ lines }) => {
+    expect(lines[0]).toMatch(/^dist\/identity\.mjs: /);
+    expect(lines.filter((line) => line.includes("notes@example.com") && line.includes("active"))).toHaveLength(1);
+  },
+};
+
+describe("docs/deploy.md", () => {
+  const file = path.join(ROOT, "docs/deploy.md");
+  const blocks = readmeShellBlocks(fs.readFileSync(file, "utf8"));
+  const postgres = testEnv.TEST_DATABASE_URL;
+  const serverless = path.join(serverFunctionDir(path.join(ROOT, SERVERLESS_DIR)), "index.mjs");
+  const ready = Boolean(postgres) && fs.existsSync(PGBOUNCER_BIN) && fs.existsSync(serverless);
+  if (!ready) process.stderr.write(`[skip] docs/deploy.md blocks: they need TEST_DATABASE_URL, ${PGBOUNCER_BIN} and the serverless build (npm run build:serverless)\n`);
+
+  it("marks every shell block as run or skipped, and this test knows every run block", () => {
+    expect(blocks.unmarked.map((block) => `line ${block.line}`)).toEqual([]);
+    expect(blocks.run.map((block) => block.name).sort()).toEqual(Object.keys(DEPLOY_EXPECTATIONS).sort());
+  });
+
+  it.skipIf(!haveTools || !ready)("its shell blocks run in order, each printing what the page says", async () => {
+    const database = `notes_deploy_doc_${randomBytes(6).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: postgres });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${database}`);
+    const direct = new URL(postgres!);
+    direct.pathname = `/${database}`;
+    const bouncer = await startPgbouncer(postgres!);
+    const home = await makeTempDir("notes-deploy-doc-");
+    const identity = await startIdentityServer({ port: 0, host: "127.0.0.1", dataDir: path.join(home.dir, "identity"), log: () => undefined });
+    const { partnerKey } = await addPartnerKey(await IdentityStore.open(path.join(home.dir, "identity")), { email: "notes@example.com" });
+    try {
+      let port = await freePort();
+      while (!(await isPortFree(port + 1))) port = await freePort();
+      const failures = await runBlocks(blocks.run, DEPLOY_EXPECTATIONS, {
+        file: "docs/deploy.md",
+        env: {
+          HOME: home.dir,
+          DATABASE_URL: bouncer.appUrl(direct.toString()),
+          DIRECT_DATABASE_URL: direct.toString(),
+          DATABASE_POOL_MAX: "1",
+          APP_URL: `http://127.0.0.1:${port}`,
+          IDENTITY_API_URL: identity.url,
+          IDENTITY_PARTNER_KEY: partnerKey,
+          BETTER_AUTH_SECRET: randomBytes(32).toString("base64"),
+          CONVERSION_THREADS: "1",
+        },
+        rewrite: (code) =>
+          code
+            .replaceAll("3001", String(port + 1))
+            .replaceAll("3000", String(port))
+            .replaceAll("/tmp/notes-identity-data", path.join(home.dir, "identity-data"))
+            .replaceAll("/tmp/notes-lambda.log", path.join(home.dir, "lambda.log")),
+      });
+      expect(failures.join("\n\n")).toBe("");
+    } finally {
+      await identity.close();
+      await bouncer.stop();
+      await home.remove();
+      await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await admin.end();
+    }
+  }, 300_000);
 });
