@@ -6,6 +6,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import pg from "pg";
+import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAndTimeFirstRequest, type ColdStartedServer } from "@/bench/cold-start";
 import { startIdentityServer, type IdentityServer } from "@/identity/server";
@@ -18,8 +19,10 @@ import { buildServerless, SERVERLESS_DIR, serverFunctionDir } from "@/scripts/bu
 import { freePort } from "@/scripts/lib/processes";
 import { copyServerlessBuild, filesOpenIn, instanceCommand, type ServerlessCopy } from "@/scripts/serverless-run";
 import { apiClient } from "@/tests/helpers/api-client";
+import { editorBody, waitForSaved } from "@/tests/helpers/browser";
 import { testEnv } from "@/tests/helpers/env";
 import { PGBOUNCER_BIN, startPgbouncer, type Pgbouncer } from "@/tests/helpers/pgbouncer";
+import { chromiumExecutable } from "@/tests/helpers/system";
 import { ROOT } from "@/tests/helpers/test-app";
 import { mintToken } from "@/tests/identity/helpers";
 
@@ -31,6 +34,8 @@ import { mintToken } from "@/tests/identity/helpers";
 // instances serve one account at once.
 
 const EMAIL = "serverless-agent@example.com";
+// The person the agent keeps notes for signs in with the same account.
+const PASSWORD = "correct horse battery staple";
 const postgres = testEnv.TEST_DATABASE_URL;
 const haveBouncer = fs.existsSync(PGBOUNCER_BIN);
 if (!postgres) process.stderr.write("[skip] serverless deployment: TEST_DATABASE_URL is not set (it runs against PostgreSQL)\n");
@@ -81,7 +86,7 @@ describe.skipIf(!postgres || !haveBouncer)("serverless: the Lambda function thro
     expect(release.status, `${release.stdout}${release.stderr}`).toBe(0);
     expect(release.stdout).toMatch(/Applied \d+_init/);
     const handle = await createDb({ kind: "postgres", url: directUrl }, { poolMax: 1 });
-    await createUser(handle.db, { email: EMAIL }).finally(() => handle.close());
+    await createUser(handle.db, { email: EMAIL, password: PASSWORD }).finally(() => handle.close());
 
     copy = await copyServerlessBuild(buildDir);
     const first = await token();
@@ -211,6 +216,33 @@ describe.skipIf(!postgres || !haveBouncer)("serverless: the Lambda function thro
     expect(writes.map((res) => res.status).sort()).toEqual([200, 412]);
     // Either instance reads what the other wrote.
     for (const api of [a, b]) expect((await api("/api/notes?search=item", { token: t })).body.total).toBe(8);
+  });
+
+  it("a person signs in and saves in a real browser, through the function", async () => {
+    const api = apiClient(urls[0]!);
+    const t = await token();
+    const created = await api("/api/notes", { token: t, method: "POST", json: { title: "Shopping", contentMarkdown: "Bread" } });
+    expect(created.status).toBe(201);
+    const browser = await chromium.launch({ executablePath: (await chromiumExecutable()).path, args: ["--no-sandbox", "--disable-gpu"] });
+    try {
+      const page = await (await browser.newContext({ baseURL: urls[0] })).newPage();
+      page.setDefaultTimeout(30_000);
+      await page.goto("/sign-in");
+      await page.getByLabel("Email").fill(EMAIL);
+      await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.waitForURL(/\/notes(\?|$)/);
+      await page.goto(`/notes/${created.body.note.id}`);
+      await editorBody(page).getByText("Bread").click();
+      await page.keyboard.press("End");
+      await page.keyboard.type(" and butter");
+      await waitForSaved(page, 30_000);
+    } finally {
+      await browser.close();
+    }
+    // The other instance reads the person's save.
+    const read = await apiClient(urls[1]!)(`/api/notes/${created.body.note.id}`, { token: t });
+    expect(read.body.note.contentText).toContain("Bread and butter");
   });
 
   it("runs from its own output only: nothing of the checkout is open in an instance", () => {
