@@ -39,6 +39,21 @@ const MAX_RETRY_MS = 30_000;
 /** A failing server is asked again this many times (after 2 s, then 6 s), then saving waits for the person. */
 const SERVER_RETRIES = 2;
 
+/**
+ * A new editor session's id, a version 4 UUID: one visit to the note in one
+ * tab. The history joins a person's saves into one version only within a
+ * session (see note_revision_record), so leaving the note and coming back
+ * starts a new version. Made with getRandomValues, which, unlike randomUUID,
+ * browsers also offer to pages served over plain HTTP.
+ */
+function newEditorSession(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 export type NoteSnapshot = { title: string; content: () => unknown[]; tags: TTag[]; pinned: boolean };
 /** The note as the server has it at the version saves are conditional on: the base a write made elsewhere is merged against. */
 export type NoteBase = { title: string; content: unknown; tags: TTag[]; pinned: boolean };
@@ -113,6 +128,7 @@ export function useNoteSaver({
   const [updatedAt, setUpdatedAt] = useState(initialUpdatedAt);
 
   const version = useRef(initialVersion);
+  const [session] = useState(newEditorSession);
   /** Null when not known: unsaved changes from an earlier visit made on an older version. */
   const base = useRef<NoteBase | null>({ title: note.title, content: note.content, tags: note.tags, pinned: note.pinned });
   const dirty = useRef<Dirty>({ ...CLEAN });
@@ -209,6 +225,7 @@ export function useNoteSaver({
     const input: SaveNoteInput = {
       id: noteId,
       version: version.current,
+      session,
       title: sent.title ? now.title : undefined,
       content: content as SaveNoteInput["content"],
       tagIds: sent.tags ? now.tags.map((tag) => tag.id) : undefined,
@@ -281,7 +298,7 @@ export function useNoteSaver({
       refuse({ kind: result.error, message: result.message, retrying: false }, result.error);
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read refs only
-  }, [noteId]);
+  }, [noteId, session]);
 
   const flush = useCallback(() => {
     window.clearTimeout(timer.current);

@@ -242,7 +242,7 @@ export const API_ROUTES = [
     path: "/api/notes/{id}/revisions",
     operationId: "listRevisions",
     description:
-      "A note's history, newest first (the first is the note as it is now): every write that made a new version, with who made it — an agent through the REST API (api) or MCP (mcp), the person in the browser (browser), or an operator's script (system). A restore, an agent's write and a person's save are each a revision of their own; only a person's consecutive browser saves, with no restore or other author between, join the revision the first of them began while they start within 5 minutes of it. So every state that stood longer than that, and every state just before another author's write or a restore, is kept. Page with cursor.",
+      "A note's history, newest first (the first is the note as it is now): every write that made a new version, with who made it — an agent through the REST API (api) or MCP (mcp), the person in the browser (browser), or an operator's script (system). A restore, an agent's write and a person's save are each a revision of their own; only a person's consecutive browser saves in one editor session (one visit to the note in one tab), with no restore or other writer between, join one revision, while each comes less than 2 minutes after the one before and less than 5 minutes after the first. So a new version begins after a 2-minute pause, when the person comes back to the note, after 5 minutes of editing, and after another writer or a restore; every state that stood for 2 minutes, and every state just before another author's write or a restore, is kept. Page with cursor.",
     query: ZListRevisionsQuerySchema,
     responses: { 200: ZRevisionListResponseSchema, 404: null },
   },

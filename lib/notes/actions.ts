@@ -37,6 +37,8 @@ const ZSaveNoteSchema = z.object({
   id: z.guid(),
   /** The version the editor's text is based on: the write happens only if the note is still there. */
   version: z.number().int().min(1),
+  /** The editor session the save comes from: the history joins saves into one version only within one (see personAuthor). */
+  session: z.guid(),
   title: z.string().max(NOTE_TITLE_MAX * 2).optional(),
   content: z.array(z.record(z.string(), z.unknown())).optional(),
   tagIds: z.array(z.guid()).max(100).optional(),
@@ -67,7 +69,7 @@ async function saveNote(raw: SaveNoteInput): Promise<SaveNoteResult> {
   if (!user) return signedOut;
   const parsed = ZSaveNoteSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: "invalid", message: `The note could not be saved: the editor sent something unexpected (${describeIssue(parsed.error)}).` };
-  const { id, version, tagIds, pinned } = parsed.data;
+  const { id, version, session, tagIds, pinned } = parsed.data;
   // What a person can type or paste but a database cannot hold (a NUL, half of
   // an emoji) is dropped rather than refusing the whole note over an invisible character.
   const title = parsed.data.title === undefined ? undefined : toStorableString(parsed.data.title);
@@ -85,7 +87,7 @@ async function saveNote(raw: SaveNoteInput): Promise<SaveNoteResult> {
     pinned,
   });
   if (!update.success) return { ok: false, error: "invalid", message: refusalMessage(update.error) };
-  const saved = await updateNote(await getDb(), { id, userId: user.id, author: personAuthor(user), input: update.data, ifVersion: version });
+  const saved = await updateNote(await getDb(), { id, userId: user.id, author: personAuthor(user, session), input: update.data, ifVersion: version });
   return { ok: true, version: saved.version, updatedAt: saved.note.updatedAt, tags: saved.note.tags };
 }
 

@@ -4,7 +4,17 @@
  * one, the agent's name), or a person in the browser. Operators' scripts write
  * without one and are recorded as "system".
  */
-export type RevisionAuthor = { kind: "api" | "mcp" | "browser"; email: string; agent?: string };
+export type RevisionAuthor = {
+  kind: "api" | "mcp" | "browser";
+  email: string;
+  agent?: string;
+  /**
+   * A person's save from the editor: the editor session it comes from (one
+   * visit to the note in one tab), a UUID. Only saves of one session join one
+   * revision; a write without one (making a note, a tag deleted) never joins.
+   */
+  session?: string;
+};
 
 /** Author kinds that are an agent's, as opposed to a person's or an operator's. */
 export const AGENT_AUTHOR_KINDS: ReadonlySet<string> = new Set(["api", "mcp"]);
@@ -12,8 +22,8 @@ export const AGENT_AUTHOR_KINDS: ReadonlySet<string> = new Set(["api", "mcp"]);
 /**
  * The transaction setting the revision trigger reads. When a write gets a
  * revision of its own, and when it joins the newest one, is decided there, in
- * one place: note_revision_record in the revisions_keep_every_version
- * migration.
+ * one place: note_revision_record in the
+ * revision_versions_at_pauses_and_sessions migration.
  */
 export const AUTHOR_SETTING = "notes.author";
 
@@ -29,6 +39,7 @@ export function authorSettingValue(author: RevisionAuthor | undefined, restoredF
     kind: author?.kind ?? "system",
     ...(author ? { email: author.email } : {}),
     ...(author?.agent ? { agent: author.agent } : {}),
+    ...(author?.session ? { session: author.session } : {}),
     ...(restoredFrom === undefined ? {} : { restoredFrom }),
   });
 }
@@ -38,7 +49,7 @@ export function agentAuthor(kind: "api" | "mcp", user: { email: string; agent?: 
   return { kind, email: user.email, ...(user.agent ? { agent: user.agent } : {}) };
 }
 
-/** A person's write in the browser. */
-export function personAuthor(user: { email: string }): RevisionAuthor {
-  return { kind: "browser", email: user.email };
+/** A person's write in the browser; a save from the editor names its editor session. */
+export function personAuthor(user: { email: string }, session?: string): RevisionAuthor {
+  return { kind: "browser", email: user.email, ...(session ? { session } : {}) };
 }

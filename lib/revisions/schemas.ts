@@ -42,7 +42,7 @@ const ZRevisionSummarySchema = z.object({
   tags: z.array(ZTagSchema).meta({ description: "The note's tags at this revision that still exist." }),
   pinned: z.boolean().nullable().meta({ description: "Whether the note was pinned at this revision (null in revisions recorded before pins were kept)." }),
   createdAt: z.iso.datetime().meta({
-    description: "When the change began: a person's consecutive saves in the browser, with no other author's write or restore between, are one revision while they start within 5 minutes of its first.",
+    description: "When the change began: a person's consecutive saves in one visit to the note in the browser, with no other writer or restore between, are one revision while each comes less than 2 minutes after the one before and less than 5 minutes after the first.",
   }),
   updatedAt: z.iso.datetime().meta({ description: "When the change was last written." }),
 });

@@ -14,15 +14,18 @@ import { TEST_DB_KINDS } from "@/tests/helpers/env";
 import { paragraphWithId } from "@/tests/helpers/rich-notes";
 import { useTestDatabase } from "@/tests/helpers/test-db";
 
-// The recording rule of note_revision_record (revisions_keep_every_version
+// The recording rule of note_revision_record (revision_versions_at_pauses_and_sessions
 // migration), checked over random sequences of writes by every kind of author
-// and restores of random earlier revisions. Time is the revisions' clock:
+// and restores of random earlier revisions, the person's saves coming from two
+// editor sessions (two visits to the note). Time is the revisions' clock:
 // waiting `d` is moving the note's revision timestamps `d` into the past, which
-// is all the trigger's folding window compares with now().
+// is all the trigger's pause and folding window compare with now().
 
-const MINUTE = 60_000;
-const KINDS = ["api", "mcp", "browser"] as const;
+const SECOND = 1000;
+/** Who writes: an agent through REST or MCP, or the person in one of two editor sessions. */
+const KINDS = ["api", "mcp", "browser", "browser-again"] as const;
 type Kind = (typeof KINDS)[number];
+const isPerson = (kind: Kind) => kind === "browser" || kind === "browser-again";
 
 type State = { title: string; content: unknown; contentText: string; pinned: boolean; tagIds: string[] };
 
@@ -40,14 +43,16 @@ type Write = {
 type Restore = { type: "restore"; kind: Kind; waitMs: number; pick: number };
 type Op = Write | Restore;
 
-const waitArb = (windowMs: number) => fc.constantFrom(0, MINUTE, windowMs - MINUTE, windowMs + MINUTE);
-const opArb = (windowMs: number): fc.Arbitrary<Op> =>
+type Clock = { pauseMs: number; windowMs: number };
+/** No wait, a short one, just under and just over the pause: several short ones add up to the window. */
+const waitArb = ({ pauseMs }: Clock) => fc.constantFrom(0, pauseMs / 4, pauseMs - 20 * SECOND, pauseMs + 20 * SECOND);
+const opArb = (clock: Clock): fc.Arbitrary<Op> =>
   fc.oneof(
     { weight: 4, arbitrary: fc.record(
       {
         type: fc.constant("write" as const),
         kind: fc.constantFrom(...KINDS),
-        waitMs: waitArb(windowMs),
+        waitMs: waitArb(clock),
         title: fc.constantFrom("Plan", "Plan B", "Notes"),
         text: fc.record({ at: fc.nat(), remove: fc.nat({ max: 3 }), insert: fc.constantFrom("", "x", "word ", "🦊", "é\n", "\n") }),
         blocks: fc.array(fc.constantFrom("one", "two", "three", "🦊 four"), { maxLength: 4 }),
@@ -56,7 +61,7 @@ const opArb = (windowMs: number): fc.Arbitrary<Op> =>
       },
       { requiredKeys: ["type", "kind", "waitMs"] },
     ) },
-    { weight: 1, arbitrary: fc.record({ type: fc.constant("restore" as const), kind: fc.constantFrom(...KINDS), waitMs: waitArb(windowMs), pick: fc.nat() }) },
+    { weight: 1, arbitrary: fc.record({ type: fc.constant("restore" as const), kind: fc.constantFrom(...KINDS), waitMs: waitArb(clock), pick: fc.nat() }) },
   );
 
 /** The text with `remove` characters (code points, never half of one) at `at` replaced by `insert`. */
@@ -83,24 +88,26 @@ const sameState = (a: State, b: State) =>
 describe.each(TEST_DB_KINDS)("the recording rule of note history, over random sequences of writes (%s)", (kind) => {
   const database = useTestDatabase(kind);
 
-  it("keeps every state that stood longer than the folding window or preceded another author's write or a restore, exactly, and every restore undoable", async () => {
+  it("keeps every state that stood for the pause or preceded another writer's write or a restore, exactly, folds only one session's saves, and every restore undoable", async () => {
     await database.withDb(async (db) => {
       const user = await createUser(db, { email: `${randomUUID()}@example.com` });
       const authors: Record<Kind, RevisionAuthor> = {
         api: { kind: "api", email: user.email, agent: "bot" },
         mcp: { kind: "mcp", email: user.email },
-        browser: { kind: "browser", email: user.email },
+        browser: { kind: "browser", email: user.email, session: randomUUID() },
+        "browser-again": { kind: "browser", email: user.email, session: randomUUID() },
       };
       const tagIds = [
         (await createTag(db, { userId: user.id, input: { name: `a-${randomUUID()}` } })).id,
         (await createTag(db, { userId: user.id, input: { name: `b-${randomUUID()}` } })).id,
       ];
-      const [window] = await db.$queryRaw<{ ms: number }[]>`SELECT (extract(epoch FROM note_revision_fold_window()) * 1000)::int AS ms`;
-      const windowMs = window!.ms;
+      const [clock] = await db.$queryRaw<Clock[]>`SELECT (extract(epoch FROM note_revision_pause()) * 1000)::int AS "pauseMs",
+        (extract(epoch FROM note_revision_fold_window()) * 1000)::int AS "windowMs"`;
+      expect(clock).toEqual({ pauseMs: 2 * 60 * SECOND, windowMs: 5 * 60 * SECOND });
 
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom(...KINDS), fc.array(opArb(windowMs), { minLength: 1, maxLength: 10 }), async (creator, ops) => {
-          await checkSequence(db, { userId: user.id, authors, tagIds, windowMs, creator, ops });
+        fc.asyncProperty(fc.constantFrom(...KINDS), fc.array(opArb(clock!), { minLength: 1, maxLength: 10 }), async (creator, ops) => {
+          await checkSequence(db, { userId: user.id, authors, tagIds, clock: clock!, creator, ops });
         }),
         // PGlite runs in this process, a step at a time: fewer runs keep it within seconds.
         { numRuns: kind === "pglite" ? 25 : 40 },
@@ -113,7 +120,7 @@ type Step = { state: State; version: number; author: Kind; restore: boolean; at:
 
 async function checkSequence(
   db: Db,
-  { userId, authors, tagIds, windowMs, creator, ops }: { userId: string; authors: Record<Kind, RevisionAuthor>; tagIds: string[]; windowMs: number; creator: Kind; ops: Op[] },
+  { userId, authors, tagIds, clock, creator, ops }: { userId: string; authors: Record<Kind, RevisionAuthor>; tagIds: string[]; clock: Clock; creator: Kind; ops: Op[] },
 ): Promise<void> {
   const first: State = { title: "Start", content: [paragraphWithId("p0", "start")], contentText: "start 🦊 text", pinned: false, tagIds: [] };
   const created = await createNote(db, {
@@ -173,11 +180,13 @@ async function checkSequence(
     const step = steps.findLast((candidate) => candidate.version <= revision.version)!;
     expect(sameState(states[i]!, step.state), `revision v${revision.version} is the note at v${step.version}`).toBe(true);
   });
+  // The rule, step by step: which writes begin a revision and which join the newest.
+  expect(revisions.map((revision) => revision.version).reverse(), "the versions that begin or end a revision").toEqual(expectedVersions(steps, clock));
   // Every state a reader could rely on is in the history.
   steps.forEach((step, i) => {
     const next = steps[i + 1];
     const kept =
-      next === undefined || next.at - step.at > windowMs || step.restore || next.restore || next.author !== step.author || step.author !== "browser";
+      next === undefined || next.at - step.at >= clock.pauseMs || step.restore || next.restore || next.author !== step.author || !isPerson(step.author);
     if (kept) expect(states.some((state) => sameState(state, step.state)), `the state after write ${i} (v${step.version}) is in the history`).toBe(true);
   });
   // Every restore is a revision of its own, and the one before it is the state it replaced.
@@ -196,4 +205,31 @@ async function checkSequence(
     const now: State = { title: note.title, content: note.content, contentText: note.contentText, pinned: note.pinned, tagIds: note.tags.map((tag) => tag.id) };
     expect(sameState(now, lastUndo.expected), "restoring the revision before a restore undoes it").toBe(true);
   }
+}
+
+/**
+ * The version of each revision the history should hold after these steps,
+ * oldest first, by the rule of note_revision_record: a person's save joins
+ * the newest revision when that is a save of the same session, not a
+ * restore, written less than the pause ago and begun less than the window
+ * ago; a write that changes nothing gives the newest revision its version,
+ * unless it is a restore or another writer's while the newest is open to a
+ * save of its session.
+ */
+function expectedVersions(steps: Step[], { pauseMs, windowMs }: Clock): number[] {
+  type Model = { version: number; author: Kind; restore: boolean; begunAt: number; lastAt: number };
+  const model: Model[] = [];
+  steps.forEach((step, i) => {
+    const latest = model.at(-1);
+    const record = () => model.push({ version: step.version, author: step.author, restore: step.restore, begunAt: step.at, lastAt: step.at });
+    if (!latest) return record();
+    const unchanged = sameState(steps[i - 1]!.state, step.state);
+    const sameWriter = latest.author === step.author;
+    const open = isPerson(latest.author) && !latest.restore && step.at - latest.lastAt < pauseMs && step.at - latest.begunAt < windowMs;
+    const joins = !step.restore && ((open && sameWriter) || (unchanged && (sameWriter || !open)));
+    if (!joins) return record();
+    latest.version = step.version;
+    latest.lastAt = step.at;
+  });
+  return model.map((revision) => revision.version);
 }

@@ -32,7 +32,7 @@ describe.each(TEST_DB_KINDS)("note revisions in the data layer (%s)", (kind) => 
 
   const setUp = async (db: Db) => {
     const user = await createUser(db, { email: `${randomUUID()}@example.com` });
-    const person: RevisionAuthor = { kind: "browser", email: user.email };
+    const person: RevisionAuthor = { kind: "browser", email: user.email, session: randomUUID() };
     const api: RevisionAuthor = { kind: "api", email: user.email, agent: "research bot" };
     const mcp: RevisionAuthor = { kind: "mcp", email: user.email };
     return { user, person, api, mcp };
@@ -135,6 +135,41 @@ describe.each(TEST_DB_KINDS)("note revisions in the data layer (%s)", (kind) => 
       await db.noteRevision.update({ where: { id: revisions[0]!.id }, data: { createdAt: new Date(Date.now() - 10 * 60 * 1000) } });
       await updateNote(db, { id: note.id, userId: user.id, author: person, input: { content: [paragraph("p", "later")] } });
       expect((await history(db, note.id, user.id)).length).toBe(5);
+    });
+  });
+
+  it("begins a new version of a person's saves after a 2-minute pause, and in a new editor session", async () => {
+    await database.withDb(async (db) => {
+      const { user, person } = await setUp(db);
+      const { note } = await createNote(db, { userId: user.id, author: person, input: { title: "Draft", content: [paragraph("p", "a")] } });
+      const save = (text: string, author: RevisionAuthor = person) => updateNote(db, { id: note.id, userId: user.id, author, input: { content: [paragraph("p", text)] } });
+      const ago = (seconds: number) => db.$executeRaw`UPDATE note_revisions SET created_at = created_at - ${seconds} * interval '1 second',
+        updated_at = updated_at - ${seconds} * interval '1 second' WHERE note_id = ${note.id}::uuid`;
+      const versions = async () => (await history(db, note.id, user.id)).map((revision) => revision.version);
+
+      await ago(100);
+      await save("ab");
+      expect(await versions()).toEqual([2]);
+      // A pause of more than 2 minutes since the last save: the note as it stood is kept.
+      await ago(130);
+      await save("abc");
+      expect(await versions()).toEqual([3, 2]);
+      // Saves less than 2 minutes apart join, up to 5 minutes after the first.
+      for (const text of ["abcd", "abcde"]) {
+        await ago(100);
+        await save(text);
+      }
+      expect(await versions()).toEqual([5, 2]);
+      await ago(100);
+      await save("abcdef");
+      expect(await versions()).toEqual([6, 5, 2]);
+      // The person leaves the note and comes back: a new session, a new version at once.
+      await save("abcdefg", { ...person, session: randomUUID() });
+      expect(await versions()).toEqual([7, 6, 5, 2]);
+      // A save that names no session (a tag deleted from the notes page) never joins one, nor is joined.
+      await updateNote(db, { id: note.id, userId: user.id, author: { kind: "browser", email: user.email }, input: { title: "Draft, titled" } });
+      await save("abcdefgh");
+      expect(await versions()).toEqual([9, 8, 7, 6, 5, 2]);
     });
   });
 
