@@ -38,5 +38,8 @@ export default defineConfig([
     "coverage/**",
     "test-results/**",
     "bench/results/**",
+    // build output: the serverless function (npm run build:serverless), the identity service's file (npm run build:identity)
+    ".open-next/**",
+    "dist/**",
   ]),
 ]);
