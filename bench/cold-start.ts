@@ -1,5 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { SERVERLESS_DIR, serverFunctionDir } from "@/scripts/build-serverless";
 import { collectOutput, hasExited, stopChild, waitFor } from "@/scripts/lib/processes";
+import { copyServerlessBuild, instanceCommand } from "@/scripts/serverless-run";
 
 /**
  * Cold start as a host sees it: from spawning the server process to the first
@@ -72,6 +76,13 @@ export type ColdStartReport = {
   nextStart: number[];
   /** `node server.js` of `npm run build:standalone`: what the container runs; null when that build is absent. */
   standalone: number[] | null;
+  /**
+   * A fresh instance of `npm run build:serverless`'s function, run as Lambda
+   * runs it (scripts/serverless-run.ts: a read-only copy, an unprivileged
+   * user); null when that build is absent. Straight to PostgreSQL, as the
+   * other two, not through a pooler.
+   */
+  serverless?: number[] | null;
 };
 
 /**
@@ -123,12 +134,41 @@ export async function measureColdStarts(options: {
   const nextStart: number[] = [];
   for (let i = 0; i < options.runs; i++) nextStart.push(await once("next"));
   let standalone: number[] | null = null;
-  const { existsSync } = await import("node:fs");
   if (existsSync(`${options.standaloneDir}/server.js`)) {
     standalone = [];
     for (let i = 0; i < options.runs; i++) standalone.push(await once("standalone"));
   }
-  return { nextStart, standalone };
+  let serverless: number[] | null = null;
+  const functionBuild = path.join(options.root, SERVERLESS_DIR);
+  if (existsSync(serverFunctionDir(functionBuild))) {
+    serverless = [];
+    const copy = await copyServerlessBuild(functionBuild);
+    try {
+      for (let i = 0; i < options.runs; i++) {
+        const port = await options.freePort();
+        const url = `http://127.0.0.1:${port}`;
+        const spec = instanceCommand(copy, {
+          port,
+          env: {
+            APP_URL: url,
+            DATABASE_URL: options.databaseUrl,
+            DATABASE_POOL_MAX: "1",
+            CONVERSION_THREADS: "1",
+            IDENTITY_API_URL: options.identityUrl,
+            IDENTITY_PARTNER_KEY: options.partnerKey,
+            BETTER_AUTH_SECRET: "cold-start-benchmark-secret-0123456789abcdef",
+            LOG_LEVEL: "silent",
+          },
+        });
+        const started = await startAndTimeFirstRequest({ ...spec, url, token: options.token });
+        await started.stop();
+        serverless.push(started.coldStartMs);
+      }
+    } finally {
+      copy.remove();
+    }
+  }
+  return { nextStart, standalone, serverless };
 }
 
 export function median(values: number[]): number {
