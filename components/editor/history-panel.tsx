@@ -4,7 +4,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { XIcon } from "@/components/ui/icons";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { getRevisionAction, listRevisionsAction } from "@/lib/notes/actions";
-import { noteChanges } from "@/lib/revisions/diff";
+import { describeRevisionChange, formattingDiffers, noteChanges } from "@/lib/revisions/diff";
+import type { RevisionChangeInfo } from "@/lib/revisions/queries";
 import type { TRevision, TRevisionAuthor, TRevisionSummary } from "@/lib/revisions/schemas";
 
 /** Who made a change, in words: an agent (and through what), the person, or a script. */
@@ -16,12 +17,31 @@ function authorLabel(author: TRevisionAuthor): { label: string; agent: boolean }
   return { label: "System", agent: false };
 }
 
-type NoteNow = { title: string; content: unknown; contentText: string };
+/** A version's time as the person's clock shows it: the time alone today, the day too before. */
+function versionTime(iso: string): string {
+  const at = new Date(iso);
+  const today = new Date().toDateString() === at.toDateString();
+  return new Intl.DateTimeFormat(undefined, today ? { hour: "2-digit", minute: "2-digit" } : { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" }).format(at);
+}
+
+/** What a version changed, in a few words ("Title changed · 2 lines added", "Restored the version from 14:05"). */
+function changeLabel(revision: TRevisionSummary, info: RevisionChangeInfo | undefined): string {
+  if (info?.restoredFrom) return describeRevisionChange(info.change, versionTime(info.restoredFrom.at));
+  if (revision.restoredFrom !== undefined) return `Restored version ${revision.restoredFrom}`;
+  return info ? describeRevisionChange(info.change) : "";
+}
+
+export type NoteNow = { title: string; content: unknown; contentText: string; tagIds: string[]; pinned: boolean };
+export type RestoreOutcome = { restored: true; version: number } | { restored: false; message: string | null };
+
+/** A restore just made from this panel: what it put back, and the version before it, which undoes it. */
+type Restored = { label: string; undo: TRevisionSummary | null } | { label: string; undone: true };
 
 /**
- * The note's history in a modal: every revision with who made it (agents
- * clearly marked) and when; choosing one shows how it differs from the note
- * as it is in the editor now, with one button to restore it.
+ * The note's history in a modal: every version with who made it (agents
+ * clearly marked), when, and what it changed since the one before; choosing
+ * one shows how it differs from the note as it is in the editor now, with one
+ * button to restore it, and after a restore, one to undo it.
  */
 export function HistoryPanel({
   noteId,
@@ -34,27 +54,36 @@ export function HistoryPanel({
   open: boolean;
   /** The note as the editor has it now, unsaved typing included. */
   current: () => NoteNow;
-  /** Restores the revision; resolves with a message when it could not. */
-  onRestore: (revision: TRevisionSummary) => Promise<string | null>;
+  /** Restores the revision: the note's new version, or why it could not (null: the editor showed why). */
+  onRestore: (revision: TRevisionSummary) => Promise<RestoreOutcome>;
   onClose: () => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const [revisions, setRevisions] = useState<TRevisionSummary[]>([]);
+  /** Null while the first page loads. */
+  const [revisions, setRevisions] = useState<TRevisionSummary[] | null>(null);
+  const [changes, setChanges] = useState<Record<string, RevisionChangeInfo>>({});
   const [nextCursor, setNextCursor] = useState<string | undefined>();
   const [selected, setSelected] = useState<TRevision | null>(null);
+  /** The version being loaded to show. */
+  const [choosing, setChoosing] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  const [restored, setRestored] = useState<Restored | null>(null);
   const [busy, setBusy] = useState(false);
   const [now, setNow] = useState(() => Date.now());
 
   const load = useCallback(
-    async (cursor?: string) => {
+    async (cursor?: string): Promise<TRevisionSummary[] | null> => {
       const page = await listRevisionsAction({ noteId, cursor }).catch(() => null);
       if (!page || !page.ok) {
         setMessage(page?.message ?? "The history could not be loaded: check your connection and try again.");
-        return;
+        setRevisions((shown) => shown ?? []);
+        return null;
       }
-      setRevisions((shown) => (cursor ? [...shown, ...page.revisions] : page.revisions));
+      setRevisions((shown) => (cursor && shown ? [...shown, ...page.revisions] : page.revisions));
+      setChanges((known) => (cursor ? { ...known, ...page.changes } : page.changes));
       setNextCursor(page.nextCursor);
+      setNow(Date.now());
+      return page.revisions;
     },
     [noteId],
   );
@@ -64,9 +93,10 @@ export function HistoryPanel({
     if (!element) return;
     if (open && !element.open) {
       element.showModal();
-      setNow(Date.now());
+      setRevisions(null);
       setSelected(null);
       setMessage(null);
+      setRestored(null);
       void load();
     }
     if (!open && element.open) element.close();
@@ -74,22 +104,51 @@ export function HistoryPanel({
 
   async function choose(revision: TRevisionSummary) {
     setMessage(null);
+    setRestored(null);
+    setChoosing(revision.id);
     const read = await getRevisionAction({ noteId, revisionId: revision.id }).catch(() => null);
+    setChoosing(null);
     if (!read || !read.ok) setMessage(read?.message ?? "This version could not be loaded: check your connection and try again.");
     else setSelected(read.revision);
   }
 
-  async function restore() {
-    if (!selected) return;
+  /** Restores `target`; `undoing` when it is the version before a restore made here. */
+  async function restore(target: TRevisionSummary, undoing: boolean) {
     setBusy(true);
-    const failure = await onRestore(selected);
+    setMessage(null);
+    const outcome = await onRestore(target);
+    if (!outcome.restored) {
+      setBusy(false);
+      if (outcome.message) setMessage(outcome.message);
+      return;
+    }
+    setSelected(null);
+    const list = await load();
     setBusy(false);
-    if (failure) setMessage(failure);
+    if (undoing) {
+      setRestored({ label: "Restore undone: the note is as it was before it.", undone: true });
+      return;
+    }
+    // The new version is the restore; the one before it is the note as it was just before.
+    const at = list?.findIndex((revision) => revision.version === outcome.version) ?? -1;
+    setRestored({ label: `Restored the version from ${versionTime(target.updatedAt)}.`, undo: (at >= 0 && list?.[at + 1]) || null });
   }
 
-  const newest = revisions[0];
-  const changes = selected ? noteChanges(selected, current()) : [];
-  const unchanged = changes.every((line) => line.kind === "same" || line.kind === "skipped");
+  const newest = revisions?.[0];
+  const noteNow = selected ? current() : null;
+  const lines = selected && noteNow ? noteChanges(selected, noteNow) : [];
+  const textSame = lines.every((line) => line.kind === "same" || line.kind === "skipped");
+  const otherDifferences: string[] = [];
+  if (selected && noteNow && textSame && formattingDiffers(selected, noteNow)) {
+    otherDifferences.push("Only the formatting differs from the note now (colours, styles, alignment, empty lines).");
+  }
+  if (selected && noteNow && [...selected.tags.map((tag) => tag.id)].sort().join() !== [...noteNow.tagIds].sort().join()) {
+    otherDifferences.push(selected.tags.length === 0 ? "This version has no tags." : `This version’s tags: ${selected.tags.map((tag) => tag.name).join(", ")}.`);
+  }
+  if (selected && noteNow && selected.pinned !== null && selected.pinned !== noteNow.pinned) {
+    otherDifferences.push(selected.pinned ? "This version is pinned." : "This version is not pinned.");
+  }
+  const unchanged = textSame && otherDifferences.length === 0;
 
   return (
     <dialog
@@ -108,10 +167,16 @@ export function HistoryPanel({
         </button>
       </div>
       <div className="history-body">
-        <div className="history-versions">
+        <div className="history-versions" aria-busy={revisions === null}>
+          {revisions === null ? (
+            <p className="history-loading" role="status">
+              Loading versions…
+            </p>
+          ) : null}
           <ol className="history-list" aria-label="Versions, newest first">
-            {revisions.map((revision) => {
+            {(revisions ?? []).map((revision) => {
               const who = authorLabel(revision.author);
+              const summary = changeLabel(revision, changes[revision.id]);
               return (
                 <li key={revision.id}>
                   <button
@@ -126,6 +191,7 @@ export function HistoryPanel({
                       <RelativeTime iso={revision.updatedAt} now={now} />
                       {revision === newest ? " · current" : ""}
                     </span>
+                    {summary ? <span className="history-summary">{summary}</span> : null}
                     <span className="history-title">{revision.title}</span>
                   </button>
                 </li>
@@ -144,14 +210,32 @@ export function HistoryPanel({
               {message}
             </p>
           ) : null}
-          {selected ? (
+          {restored ? (
+            <div className="history-notice" role="status">
+              <p>{restored.label}</p>
+              {"undo" in restored && restored.undo ? (
+                <button type="button" className="btn btn-sm" disabled={busy} onClick={() => void restore(restored.undo!, true)}>
+                  {busy ? "Undoing…" : "Undo"}
+                </button>
+              ) : null}
+            </div>
+          ) : null}
+          {choosing ? (
+            <p className="history-legend history-loading" role="status">
+              Loading this version…
+            </p>
+          ) : selected ? (
             <>
               <p className="history-legend">
-                {unchanged ? "This version is the same as the note now." : "From this version to the note now: − only in this version, + only in the note now."}
+                {unchanged
+                  ? "This version is the same as the note now."
+                  : textSame
+                    ? "The text of this version is the same as the note now."
+                    : "From this version to the note now: − only in this version, + only in the note now."}
               </p>
-              {unchanged ? null : (
+              {textSame ? null : (
                 <ul className="change-list">
-                  {changes.map((line, index) =>
+                  {lines.map((line, index) =>
                     line.kind === "skipped" ? (
                       <li key={index} className="change skipped">
                         {line.count === 1 ? "1 unchanged line" : `${line.count} unchanged lines`}
@@ -166,13 +250,18 @@ export function HistoryPanel({
                   )}
                 </ul>
               )}
+              {otherDifferences.map((difference) => (
+                <p key={difference} className="history-difference">
+                  {difference}
+                </p>
+              ))}
               <div className="actions">
-                <button type="button" className="btn btn-primary btn-sm" disabled={busy || unchanged} onClick={() => void restore()}>
+                <button type="button" className="btn btn-primary btn-sm" disabled={busy || unchanged} onClick={() => void restore(selected, false)}>
                   {busy ? "Restoring…" : "Restore this version"}
                 </button>
               </div>
             </>
-          ) : (
+          ) : restored ? null : (
             <p className="history-legend">Choose a version to see how it differs from the note now and restore it.</p>
           )}
         </section>

@@ -8,7 +8,7 @@ import type { NoteBlockEditor } from "@/components/editor/block-editor";
 import { ConflictBanner } from "@/components/editor/conflict-banner";
 import { applyToEditor, insertAt, mergeTags, useLiveNote, withoutIds } from "@/components/editor/live-merge";
 import { MergeConflicts, type ChoiceAction, type MergeChoice } from "@/components/editor/merge-conflicts";
-import { HistoryPanel } from "@/components/editor/history-panel";
+import { HistoryPanel, type RestoreOutcome } from "@/components/editor/history-panel";
 import { draftMatches, readDraft, removeDraft, type NoteDraft } from "@/components/editor/note-draft";
 import { DraftBanner, SaveFailureAlert } from "@/components/editor/save-failure";
 import { SaveStatusIndicator } from "@/components/editor/save-status";
@@ -362,26 +362,26 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
   /**
    * Puts the note back as it was at a revision: what is typed here is saved
    * first (so it is in the history too), then the restore is written on top
-   * of that version and shown in the editor.
+   * of that version and shown in the editor, the history staying open to
+   * offer its undo.
    */
-  async function restoreRevision(revision: TRevisionSummary): Promise<string | null> {
+  async function restoreRevision(revision: TRevisionSummary): Promise<RestoreOutcome> {
     await flush();
-    if (saver.hasUnsaved()) return "Your latest changes are not saved yet, so nothing was restored. Try again once they are saved.";
+    if (saver.hasUnsaved()) return { restored: false, message: "Your latest changes are not saved yet, so nothing was restored. Try again once they are saved." };
     const result = await restoreRevisionAction({ noteId: note.id, revisionId: revision.id, version: saver.version() }).catch(() => null);
-    if (!result) return "The version could not be restored: check your connection and try again.";
+    if (!result) return { restored: false, message: "The version could not be restored: check your connection and try again." };
     if (result.ok) {
       untouched.current = false;
       showNote(result.note);
-      setHistoryOpen(false);
-      return null;
+      return { restored: true, version: result.note.version };
     }
     if (result.error === "conflict") {
       // Written elsewhere in between: shown as any other conflict, nothing restored.
       setHistoryOpen(false);
       saver.showConflict(result.current);
-      return null;
+      return { restored: false, message: null };
     }
-    return result.message;
+    return { restored: false, message: result.message };
   }
 
   async function deleteNote() {
@@ -570,7 +570,13 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
       <HistoryPanel
         noteId={note.id}
         open={historyOpen}
-        current={() => ({ title: state.current.title, content: handle.current?.editor.document ?? note.content, contentText: note.contentText })}
+        current={() => ({
+          title: state.current.title,
+          content: handle.current?.editor.document ?? note.content,
+          contentText: note.contentText,
+          tagIds: state.current.tags.map((tag) => tag.id),
+          pinned: state.current.pinned,
+        })}
         onRestore={restoreRevision}
         onClose={() => setHistoryOpen(false)}
       />

@@ -19,7 +19,7 @@ import { NOTE_TITLE_MAX, ZNoteSchema, ZUpdateNoteSchema, type TNote } from "@/li
 import { getNoteOrThrow } from "@/lib/notes/queries";
 import { personAuthor } from "@/lib/revisions/author";
 import { restoreRevision } from "@/lib/revisions/mutations";
-import { getRevisionOrThrow, listRevisions } from "@/lib/revisions/queries";
+import { getRevisionOrThrow, listRevisionChanges, listRevisions, type RevisionChangeInfo } from "@/lib/revisions/queries";
 import { ZListRevisionsQuerySchema, type TRevision, type TRevisionList } from "@/lib/revisions/schemas";
 
 /**
@@ -192,16 +192,20 @@ export async function loadNoteAction(id: string): Promise<EditorNote | null> {
 
 const HISTORY_UNAVAILABLE = "The history could not be loaded: check your connection and try again.";
 
-/** A page of the note's history for the history panel, newest first. */
-export async function listRevisionsAction(raw: { noteId: string; cursor?: string }): Promise<({ ok: true } & TRevisionList) | { ok: false; message: string }> {
+/** A page of the note's history for the history panel, newest first, with what changed in each version since the one before. */
+export async function listRevisionsAction(
+  raw: { noteId: string; cursor?: string },
+): Promise<({ ok: true; changes: Record<string, RevisionChangeInfo> } & TRevisionList) | { ok: false; message: string }> {
   const user = await getCurrentUser();
   if (!user) return { ok: false, message: signedOut.message };
   const parsed = z.object({ noteId: z.guid(), cursor: ZListRevisionsQuerySchema.shape.cursor }).safeParse(raw);
   if (!parsed.success) return notFound;
-  return readHistory(async () => ({
-    ok: true as const,
-    ...(await listRevisions(await getDb(), { noteId: parsed.data.noteId, userId: user.id, limit: 30, cursor: parsed.data.cursor })),
-  }));
+  return readHistory(async () => {
+    const db = await getDb();
+    const page = await listRevisions(db, { noteId: parsed.data.noteId, userId: user.id, limit: 30, cursor: parsed.data.cursor });
+    const changes = await listRevisionChanges(db, { noteId: parsed.data.noteId, userId: user.id, revisions: page.revisions });
+    return { ok: true as const, ...page, changes };
+  });
 }
 
 /** One revision with its content, for the history panel to compare with the note now. */

@@ -4,6 +4,7 @@ import { contentToMarkdown, noteMarkdown } from "@/lib/editor/markdown";
 import { AppError, MESSAGES, noteNotFound } from "@/lib/errors";
 import { serializeTag, TAG_SELECT } from "@/lib/notes/serialize";
 import { AGENT_AUTHOR_KINDS } from "@/lib/revisions/author";
+import { revisionChange, type RevisionChange } from "@/lib/revisions/diff";
 import type { TListRevisionsQuery, TRevision, TRevisionAuthor, TRevisionList, TRevisionSummary } from "@/lib/revisions/schemas";
 
 const SUMMARY_SELECT = {
@@ -97,6 +98,7 @@ export async function listRevisions(
 }
 
 type ChainRow = {
+  version: number;
   keyframe: boolean;
   keep_head: number;
   keep_tail: number;
@@ -110,39 +112,98 @@ type ChainRow = {
 const corruptHistory = (noteId: string, version: number, what: string) =>
   new Error(`The history of note ${noteId} cannot be read at version ${version}: ${what}`);
 
+type ContentState = { content: unknown; contentText: string };
+
 /**
- * The note's content and text at `version`: the keyframe at or before it,
- * then each later change up to it (of the blocks: the kept leading and
- * trailing blocks of the one before, the change's blocks between; of the
- * text: the kept leading and trailing characters, the change's text between).
- * At most note_revision_max_depth() changes follow a keyframe. A revision
- * recorded before text was kept beside blocks has none: its text is derived
- * from its blocks, and no later change builds on it (see the
- * revisions_keep_every_version migration).
+ * The note's content and text at each revision from `from` to `to`: the
+ * keyframe at or before `from`, then each later change (of the blocks: the
+ * kept leading and trailing blocks of the one before, the change's blocks
+ * between; of the text: the kept leading and trailing characters, the
+ * change's text between). At most note_revision_max_depth() changes follow a
+ * keyframe. A revision recorded before text was kept beside blocks has none:
+ * its text is derived from its blocks, and no later change builds on it (see
+ * the revisions_keep_every_version migration).
  */
-async function stateAt(db: Db, { noteId, version }: { noteId: string; version: number }): Promise<{ content: unknown; contentText: string }> {
+async function statesBetween(db: Db, { noteId, from, to }: { noteId: string; from: number; to: number }): Promise<Map<number, ContentState>> {
   const chain = await db.$queryRaw<ChainRow[]>`
-    SELECT keyframe, keep_head, keep_tail, blocks, blocks IS NULL AS same_content, content_text, text_keep_head, text_keep_tail FROM note_revisions
-    WHERE note_id = ${noteId}::uuid AND version <= ${version}
-      AND version >= (SELECT max(version) FROM note_revisions WHERE note_id = ${noteId}::uuid AND version <= ${version} AND keyframe)
+    SELECT version, keyframe, keep_head, keep_tail, blocks, blocks IS NULL AS same_content, content_text, text_keep_head, text_keep_tail FROM note_revisions
+    WHERE note_id = ${noteId}::uuid AND version <= ${to}
+      AND version >= (SELECT max(version) FROM note_revisions WHERE note_id = ${noteId}::uuid AND version <= ${from} AND keyframe)
     ORDER BY version`;
+  const states = new Map<number, ContentState>();
   let content: unknown = [];
   // Null: derived from the content (an older revision's).
   let text: string | null = null;
   for (const change of chain) {
     if (change.keyframe) content = change.blocks;
     else if (!change.same_content) {
-      if (!Array.isArray(content)) throw corruptHistory(noteId, version, "a change of blocks follows a content that is not a list of blocks");
+      if (!Array.isArray(content)) throw corruptHistory(noteId, change.version, "a change of blocks follows a content that is not a list of blocks");
       content = [...content.slice(0, change.keep_head), ...(change.blocks as unknown[]), ...content.slice(content.length - change.keep_tail)];
     }
     if (change.keyframe || change.text_keep_head === null || change.text_keep_tail === null) text = change.content_text;
     else if (change.text_keep_head + change.text_keep_tail === 0) text = change.content_text ?? "";
     else {
-      if (text === null) throw corruptHistory(noteId, version, "a change of text follows a text that was not kept");
+      if (text === null) throw corruptHistory(noteId, change.version, "a change of text follows a text that was not kept");
       text = spliceCodePoints(text, change.text_keep_head, change.text_keep_tail, change.content_text ?? "");
     }
+    if (change.version >= from) states.set(change.version, { content, contentText: text ?? contentToText(content) });
   }
-  return { content, contentText: text ?? contentToText(content) };
+  return states;
+}
+
+/** The note's content and text at the revision of `version`. */
+async function stateAt(db: Db, { noteId, version }: { noteId: string; version: number }): Promise<ContentState> {
+  const state = (await statesBetween(db, { noteId, from: version, to: version })).get(version);
+  if (!state) throw corruptHistory(noteId, version, "no revision has this version");
+  return state;
+}
+
+/** How a revision differs from the one before it, and for a restore, when the version it put back was written. */
+export type RevisionChangeInfo = { change: RevisionChange; restoredFrom?: { version: number; at: string } };
+
+/**
+ * What changed in each of these revisions (a page of listRevisions) since the
+ * revision before it, for the history panel: read in one pass over the
+ * history from the revision before the oldest of them.
+ */
+export async function listRevisionChanges(
+  db: Db,
+  { noteId, userId, revisions }: { noteId: string; userId: string; revisions: TRevisionSummary[] },
+): Promise<Record<string, RevisionChangeInfo>> {
+  if (revisions.length === 0) return {};
+  const versions = revisions.map((revision) => revision.version);
+  const oldest = Math.min(...versions);
+  const newest = Math.max(...versions);
+  const previous = await db.noteRevision.findFirst({ where: { noteId, userId, version: { lt: oldest } }, orderBy: { version: "desc" }, select: { version: true } });
+  const from = previous?.version ?? oldest;
+  const rows = await db.noteRevision.findMany({
+    where: { noteId, userId, version: { gte: from, lte: newest } },
+    orderBy: { version: "asc" },
+    select: { id: true, version: true, title: true, tagIds: true, pinned: true, restoredFrom: true },
+  });
+  const states = await statesBetween(db, { noteId, from, to: newest });
+  const restoredVersions = [...new Set(rows.flatMap((row) => (row.restoredFrom === null ? [] : [row.restoredFrom])))];
+  const restoredTimes = new Map(
+    (restoredVersions.length === 0 ? [] : await db.noteRevision.findMany({ where: { noteId, userId, version: { in: restoredVersions } }, select: { version: true, updatedAt: true } })).map(
+      (row) => [row.version, row.updatedAt.toISOString()],
+    ),
+  );
+  const changes: Record<string, RevisionChangeInfo> = {};
+  let before: (ContentState & { title: string; tagIds: string[]; pinned: boolean | null }) | null = null;
+  for (const row of rows) {
+    const state = states.get(row.version);
+    if (!state) throw corruptHistory(noteId, row.version, "its content could not be read");
+    const after = { ...state, title: row.title, tagIds: row.tagIds, pinned: row.pinned };
+    if (row.version >= oldest) {
+      const at = row.restoredFrom === null ? undefined : restoredTimes.get(row.restoredFrom);
+      changes[row.id] = {
+        change: revisionChange(before, after),
+        ...(row.restoredFrom === null || at === undefined ? {} : { restoredFrom: { version: row.restoredFrom, at } }),
+      };
+    }
+    before = after;
+  }
+  return changes;
 }
 
 /**
