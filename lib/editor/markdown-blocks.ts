@@ -1,9 +1,11 @@
 /**
- * A note's body between the editor's blocks and Markdown, through a Markdown
- * syntax tree (mdast: CommonMark with GitHub's tables, task items and
- * strikethrough; a bare URL stays text, as the editor stores it), every block type,
- * prop and inline style of the editor's schema mapped explicitly. No DOM, and
- * no step that can turn a whole note into less than it was:
+ * A note's body between the editor's blocks and Markdown (CommonMark with
+ * GitHub's tables, task items and strikethrough; a bare URL stays text, as the
+ * editor stores it), every block type, prop and inline style of the editor's
+ * schema mapped explicitly. Markdown is read from markdown-it's token stream
+ * (with GitHub's readings where markdown-it differs: markdown-it-rules.ts) and
+ * written through a Markdown syntax tree (mdast). No DOM, and no step that can
+ * turn a whole note into less than it was:
  *
  * - Blocks → Markdown is total. A block Markdown cannot express (video,
  *   audio, file, a table with merged cells, a block the schema does not know
@@ -19,15 +21,13 @@
  * Relative imports only: the worker loads this file outside Next's bundle.
  */
 import type * as M from "mdast";
-import { fromMarkdown } from "mdast-util-from-markdown";
-import { gfmStrikethroughFromMarkdown, gfmStrikethroughToMarkdown } from "mdast-util-gfm-strikethrough";
-import { gfmTableFromMarkdown, gfmTableToMarkdown } from "mdast-util-gfm-table";
-import { gfmTaskListItemFromMarkdown, gfmTaskListItemToMarkdown } from "mdast-util-gfm-task-list-item";
+import { gfmStrikethroughToMarkdown } from "mdast-util-gfm-strikethrough";
+import { gfmTableToMarkdown } from "mdast-util-gfm-table";
+import { gfmTaskListItemToMarkdown } from "mdast-util-gfm-task-list-item";
 import { toMarkdown, type Options as ToMarkdownOptions } from "mdast-util-to-markdown";
-import { gfmStrikethrough } from "micromark-extension-gfm-strikethrough";
-import { gfmTable } from "micromark-extension-gfm-table";
-import { gfmTaskListItem } from "micromark-extension-gfm-task-list-item";
+import MarkdownIt, { type Token } from "markdown-it";
 import { partialBlockProblem, storedBlockProblem } from "./block-shape";
+import { codeSpan, scanDelims, strikethrough, strikethroughPairs, table } from "./markdown-it-rules";
 import { noteSchema } from "./schema";
 
 type Styles = { [style: string]: boolean | string };
@@ -67,14 +67,23 @@ export class MarkdownBlockError extends Error {
 const BLOCK_COMMENT = "notes:block";
 const CHILDREN_OPEN = "<!-- notes:children -->";
 const CHILDREN_CLOSE = "<!-- notes:/children -->";
+/** Deepest nesting of Markdown containers read (a note's content is refused far sooner, at CONTENT_LIMITS.maxDepth). */
+const MAX_NESTING = 400;
 
 const configs = noteSchema.blockSpecs as unknown as Record<string, { config: { propSchema: Record<string, { default?: unknown }>; content: string } }>;
 
-/** A block type's props at their defaults, as the editor stores them. */
-function defaultProps(type: string): Record<string, unknown> {
-  const props: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(configs[type]!.config.propSchema)) {
-    if (spec.default !== undefined) props[name] = spec.default;
+const defaults = new Map<string, Readonly<Record<string, unknown>>>();
+
+/** A block type's props at their defaults, as the editor stores them (shared: copy before changing). */
+function defaultProps(type: string): Readonly<Record<string, unknown>> {
+  let props = defaults.get(type);
+  if (!props) {
+    const fresh: Record<string, unknown> = {};
+    for (const [name, spec] of Object.entries(configs[type]!.config.propSchema)) {
+      if (spec.default !== undefined) fresh[name] = spec.default;
+    }
+    props = fresh;
+    defaults.set(type, props);
   }
   return props;
 }
@@ -192,17 +201,18 @@ function listItem(block: Block): M.ListItem {
   // An empty item is `<br>`: Markdown has no empty task item, and the first nested block must not become the item's text.
   children.push({ type: "paragraph", children: inline.length > 0 ? phrasing(inline) : [{ type: "html", value: "<br>" }] });
   children.push(...(blocksToFlow(block.children) as M.BlockContent[]));
-  // A blank line ends the item's text before nested blocks that could otherwise run into it.
-  const spread = block.children.length > 0 && (inline.length === 0 || !interruptsText(block.children[0]));
+  // Blank lines between the item's text and its nested blocks, so none runs into the one before it
+  // (a table or a paragraph after a quote would); only a plain nested list stays tight.
+  const spread = block.children.length > 0 && (inline.length === 0 || !block.children.every(startsListAfterText));
   return { type: "listItem", spread, checked: block.type === "checkListItem" ? Boolean(block.props.checked) : null, children };
 }
 
-/** Whether a nested block's Markdown starts a new block right after a line of text (a list can; a paragraph cannot). */
-function interruptsText(first: unknown): boolean {
-  const block = expressible(first);
+/** Whether a nested block is a list item whose Markdown starts a list right after a line of text (an ordered list must start at 1). */
+function startsListAfterText(nested: unknown): boolean {
+  const block = expressible(nested);
   if (!block) return false;
   if (block.type === "numberedListItem") return block.props.start === undefined || block.props.start === 1;
-  return listKind(block) === "bullet" || block.type === "heading" || block.type === "codeBlock" || block.type === "quote" || block.type === "divider";
+  return listKind(block) === "bullet";
 }
 
 /** A block that is not a list item, then its nested blocks between two markers. */
@@ -375,29 +385,63 @@ function leaves(text: StyledText): M.PhrasingContent[] {
 
 // ───────────────────────────── Markdown → blocks ─────────────────────────────
 
+/**
+ * CommonMark with GitHub's tables and strikethrough; no linkify (a bare URL
+ * stays text). Link addresses are kept as written (no percent-encoding, any
+ * scheme), as the editor stores them.
+ */
+const parser = new MarkdownIt("commonmark").enable(["table", "strikethrough"]);
+// Not in the options' types, but read by the parser (the preset's 20 is shallower than notes nest).
+(parser.options as { maxNesting?: number }).maxNesting = MAX_NESTING;
+parser.validateLink = () => true;
+parser.normalizeLink = (url) => url;
+parser.normalizeLinkText = (text) => text;
+const unescapeAll = (text: string) => parser.utils.unescapeAll(text);
+// As GitHub's parser reads code spans, strikethrough and table rows wider than their header (markdown-it-rules.ts).
+parser.inline.ruler.at("backticks", codeSpan);
+parser.inline.ruler.at("strikethrough", strikethrough);
+parser.inline.ruler2.at("strikethrough", strikethroughPairs);
+parser.block.ruler.at("table", table, { alt: ["paragraph", "reference"] });
+parser.inline.State = class extends parser.inline.State {
+  override scanDelims = scanDelims;
+};
+
+/** A block token with the tokens it opens, as a tree. */
+type FlowNode = { type: string; token: Token; children: FlowNode[] };
+
+function flowTree(tokens: readonly Token[]): FlowNode[] {
+  const root: FlowNode[] = [];
+  const open: FlowNode[][] = [root];
+  for (const token of tokens) {
+    if (token.nesting === -1) {
+      open.pop();
+      continue;
+    }
+    const node: FlowNode = { type: token.nesting === 1 ? token.type.slice(0, -"_open".length) : token.type, token, children: [] };
+    open.at(-1)!.push(node);
+    if (token.nesting === 1) open.push(node.children);
+  }
+  return root;
+}
+
+/** A task item's check at the start of its first paragraph, as GitHub reads it: `[ ]`, `[x]` or `[X]`, then a space or tab before more text, or a line ending. */
+const TASK_CHECK = /^\[([ \t\nxX])\](?:\n|[ \t]+[^ \t])/;
+
 /** Markdown → the editor's blocks, each complete as the editor stores it. */
 export function markdownToBlocks(markdown: string, options: ReadOptions = {}): Block[] {
-  const tree = fromMarkdown(markdown, {
-    extensions: [gfmStrikethrough(), gfmTable(), gfmTaskListItem()],
-    mdastExtensions: [gfmStrikethroughFromMarkdown(), gfmTableFromMarkdown(), gfmTaskListItemFromMarkdown()],
-  });
-  const reader = new Reader(tree, options.newId ?? (() => crypto.randomUUID()));
-  return reader.flow(tree.children);
+  const env: Record<string, unknown> = {};
+  const tokens = parser.parse(markdown, env);
+  // Past this depth markdown-it stops reading: refuse rather than drop the rest.
+  if (tokens.some((token) => token.level >= MAX_NESTING - 1)) throw new MarkdownBlockError(`Markdown nests deeper than ${MAX_NESTING} levels`);
+  const reader = new Reader(env, options.newId ?? (() => crypto.randomUUID()));
+  return reader.flow(flowTree(tokens));
 }
 
 class Reader {
-  private readonly definitions = new Map<string, M.Definition>();
-
   constructor(
-    tree: M.Root,
+    private readonly env: Record<string, unknown>,
     private readonly newId: () => string,
-  ) {
-    const visit = (node: M.Nodes) => {
-      if (node.type === "definition" && !this.definitions.has(node.identifier)) this.definitions.set(node.identifier, node);
-      if ("children" in node) for (const child of node.children) visit(child);
-    };
-    visit(tree);
-  }
+  ) {}
 
   private block(type: string, props: Record<string, unknown> = {}, content?: Inline[] | TableContent, children: Block[] = []): Block {
     const block: Block = { id: this.newId(), type, props: { ...defaultProps(type), ...props }, children };
@@ -406,17 +450,17 @@ class Reader {
   }
 
   /** Flow content (the document, a list item, a quote) → blocks. */
-  flow(nodes: readonly M.RootContent[]): Block[] {
+  flow(nodes: readonly FlowNode[]): Block[] {
     const blocks: Block[] = [];
-    let previousList: M.List | null = null;
+    let previousList: FlowNode | null = null;
     for (let index = 0; index < nodes.length; index += 1) {
       const node = nodes[index]!;
-      if (node.type === "html" && node.value.trim() === CHILDREN_OPEN) {
+      if (node.type === "html_block" && htmlValue(node).trim() === CHILDREN_OPEN) {
         // The blocks up to the matching close are the previous block's nested blocks.
         let depth = 1;
         let end = index + 1;
         for (; end < nodes.length; end += 1) {
-          const value = nodes[end]!.type === "html" ? (nodes[end] as M.Html).value.trim() : "";
+          const value = nodes[end]!.type === "html_block" ? htmlValue(nodes[end]!).trim() : "";
           if (value === CHILDREN_OPEN) depth += 1;
           else if (value === CHILDREN_CLOSE && --depth === 0) break;
         }
@@ -428,9 +472,9 @@ class Reader {
         previousList = null;
         continue;
       }
-      if (node.type === "html" && node.value.trim() === CHILDREN_CLOSE) continue;
-      if (node.type === "list") {
-        blocks.push(...this.list(node, previousList !== null && previousList.ordered === node.ordered));
+      if (node.type === "html_block" && htmlValue(node).trim() === CHILDREN_CLOSE) continue;
+      if (node.type === "bullet_list" || node.type === "ordered_list") {
+        blocks.push(...this.list(node, previousList !== null && previousList.type === node.type));
         previousList = node;
         continue;
       }
@@ -440,38 +484,33 @@ class Reader {
     return blocks;
   }
 
-  private node(node: M.RootContent): Block[] {
+  private node(node: FlowNode): Block[] {
     switch (node.type) {
       case "paragraph": {
-        const only = node.children.length === 1 ? node.children[0]! : null;
-        if (only?.type === "image") return [this.image(only.url, only.alt ?? "", only.title ?? "")];
-        if (only?.type === "imageReference") {
-          const definition = this.definitions.get(only.identifier);
-          if (definition) return [this.image(definition.url, only.alt ?? "", definition.title ?? "")];
+        const inline = inlineTokens(node);
+        if (inline.length === 1 && inline[0]!.type === "image") {
+          const image = inline[0]!;
+          return [this.image(image.attrGet("src") ?? "", plainOf(image.children ?? []), image.attrGet("title") ?? "")];
         }
-        return [this.block("paragraph", {}, this.inline(node.children))];
+        return [this.block("paragraph", {}, this.inline(inline))];
       }
       case "heading":
-        return [this.block("heading", { level: node.depth }, this.inline(node.children))];
+        return [this.block("heading", { level: Number(node.token.tag.slice(1)) }, this.inline(inlineTokens(node)))];
       case "blockquote":
         return this.quote(node);
-      case "code": {
-        const language = node.lang ? (node.meta ? `${node.lang} ${node.meta}` : node.lang) : "text";
-        return [this.block("codeBlock", { language }, node.value ? [{ type: "text", text: node.value, styles: {} }] : [])];
+      case "fence":
+      case "code_block": {
+        const value = node.token.content.replace(/\n$/, "");
+        return [this.block("codeBlock", { language: node.type === "fence" ? fenceLanguage(node.token.info) : "text" }, value ? [{ type: "text", text: value, styles: {} }] : [])];
       }
-      case "thematicBreak":
+      case "hr":
         return [this.block("divider")];
       case "table":
         return [this.table(node)];
-      case "html":
-        return this.html(node.value);
-      case "definition":
-        return [];
-      case "list":
-        return this.list(node, false);
+      case "html_block":
+        return this.html(htmlValue(node));
       default:
-        // Phrasing that reached flow (never from the parser): its text.
-        return [this.block("paragraph", {}, this.inline([node as M.PhrasingContent]))];
+        return this.list(node, false);
     }
   }
 
@@ -479,15 +518,17 @@ class Reader {
     return this.block("image", { url, name, caption });
   }
 
-  private quote(node: M.Blockquote): Block[] {
+  private quote(node: FlowNode): Block[] {
     const blocks: Block[] = [];
-    const rest: M.RootContent[] = [];
+    const rest: FlowNode[] = [];
     for (const child of node.children) {
       // Each paragraph is a quote block; anything else nests in the quote before it.
-      if (child.type === "paragraph" && rest.length === 0) blocks.push(this.block("quote", {}, this.inline(child.children)));
+      if (child.type === "paragraph" && rest.length === 0) blocks.push(this.block("quote", {}, this.inline(inlineTokens(child))));
+      // `> <br>` is a quote of one line break (an empty quote is `>`), as it is written.
+      else if (child.type === "html_block" && blocks.length === 0 && rest.length === 0 && isBreakTag(htmlValue(child))) blocks.push(this.block("quote", {}, [{ type: "text", text: "\n", styles: {} }]));
       else if (child.type === "paragraph" && blocks.length > 0) {
         blocks.at(-1)!.children.push(...this.flow(rest.splice(0)));
-        blocks.push(this.block("quote", {}, this.inline(child.children)));
+        blocks.push(this.block("quote", {}, this.inline(inlineTokens(child))));
       } else rest.push(child);
     }
     if (blocks.length === 0) blocks.push(this.block("quote", {}, []));
@@ -495,33 +536,44 @@ class Reader {
     return blocks;
   }
 
-  private list(node: M.List, followsList: boolean): Block[] {
+  private list(node: FlowNode, followsList: boolean): Block[] {
+    const ordered = node.type === "ordered_list";
     return node.children.map((item, index) => {
       let type = "bulletListItem";
       const props: Record<string, unknown> = {};
-      if (node.ordered) {
+      if (ordered) {
         type = "numberedListItem";
-        const start = node.start ?? 1;
+        const start = Number(node.token.attrGet("start") ?? 1);
         if (index === 0 && (start !== 1 || followsList)) props.start = start;
-      } else if (typeof item.checked === "boolean") {
-        type = "checkListItem";
-        props.checked = item.checked;
       }
       const [first, ...rest] = item.children;
       let content: Inline[] = [];
-      let nested: M.RootContent[] = item.children;
+      let nested: FlowNode[] = item.children;
       if (first?.type === "paragraph") {
-        content = this.inline(first.children);
+        let inline = inlineTokens(first);
+        const source = first.children[0]!.token.content;
+        const check = TASK_CHECK.exec(source);
+        if (check) {
+          // The check and the one space after it are not the item's text (an ordered item drops them too, as GitHub's parser does).
+          inline = [];
+          parser.inline.parse(afterCheck(source), parser, this.env, inline);
+          if (!ordered) {
+            type = "checkListItem";
+            props.checked = check[1] === "x" || check[1] === "X";
+          }
+        }
+        content = this.inline(inline);
         nested = rest;
-      } else if (first?.type === "html" && isBreakTag(first.value)) nested = rest;
+      } else if (first?.type === "html_block" && isBreakTag(htmlValue(first))) nested = rest;
       return this.block(type, props, content, this.flow(nested));
     });
   }
 
-  private table(node: M.Table): Block {
-    const width = Math.max(1, ...node.children.map((row) => row.children.length));
-    const rows = node.children.map((row) => {
-      const cells: TableCell[] = row.children.map((cell) => ({ type: "tableCell", props: { ...CELL_DEFAULTS, colspan: 1, rowspan: 1 }, content: this.inline(cell.children) }));
+  private table(node: FlowNode): Block {
+    const rowNodes = node.children.flatMap((section) => section.children);
+    const width = Math.max(1, ...rowNodes.map((row) => row.children.length));
+    const rows = rowNodes.map((row) => {
+      const cells: TableCell[] = row.children.map((cell) => ({ type: "tableCell", props: { ...CELL_DEFAULTS, colspan: 1, rowspan: 1 }, content: this.inline(inlineTokens(cell), true) }));
       while (cells.length < width) cells.push({ type: "tableCell", props: { ...CELL_DEFAULTS, colspan: 1, rowspan: 1 }, content: [] });
       return { cells };
     });
@@ -543,106 +595,181 @@ class Reader {
     return [this.block("paragraph", {}, value ? [{ type: "text", text: value, styles: {} }] : [])];
   }
 
-  /** Phrasing → the editor's inline content: styles flattened onto text, adjacent runs of equal styles merged. */
-  private inline(nodes: readonly M.PhrasingContent[]): Inline[] {
+  /** Inline tokens → the editor's inline content: styles flattened onto text, adjacent runs of equal styles merged. */
+  private inline(tokens: readonly Token[], inTable = false): Inline[] {
     // `<br>` alone is how an empty block is written.
-    if (nodes.length === 1 && nodes[0]!.type === "html" && isBreakTag(nodes[0]!.value)) return [];
-    const out: Inline[] = [];
-    const htmlStyles: [string, string | boolean][] = [];
-    const push = (target: Inline[], text: string, styles: Styles) => {
-      if (text === "") return;
-      const last = target.at(-1);
-      if (last?.type === "text" && sameStyles(last.styles, styles)) last.text += text;
-      else target.push({ type: "text", text, styles: { ...styles } });
-    };
-    const walk = (list: readonly M.PhrasingContent[], styles: Styles, target: Inline[], inLink: boolean) => {
-      for (const node of list) {
-        const current = (): Styles => {
-          const all = { ...styles };
-          for (const [style, value] of htmlStyles) all[style] = value;
-          return all;
-        };
-        switch (node.type) {
-          case "text":
-            push(target, node.value, current());
-            break;
-          case "break":
-            push(target, "\n", current());
-            break;
-          case "inlineCode":
-            push(target, node.value, { ...current(), code: true });
-            break;
-          case "strong":
-            walk(node.children, { ...styles, bold: true }, target, inLink);
-            break;
-          case "emphasis":
-            walk(node.children, { ...styles, italic: true }, target, inLink);
-            break;
-          case "delete":
-            walk(node.children, { ...styles, strike: true }, target, inLink);
-            break;
-          case "link":
-          case "linkReference": {
-            const href = node.type === "link" ? node.url : this.definitions.get(node.identifier)?.url;
-            if (inLink || href === undefined) {
-              walk(node.children, styles, target, inLink);
-              break;
-            }
-            const link: Link = { type: "link", href, content: [] };
-            const inner: Inline[] = [];
-            walk(node.children, styles, inner, true);
-            link.content = inner.filter((item): item is StyledText => item.type === "text");
-            target.push(link);
-            break;
-          }
-          case "image":
-          case "imageReference": {
-            // An image inside text: a link to it, so its address is kept.
-            const href = node.type === "image" ? node.url : this.definitions.get(node.identifier)?.url;
-            const alt = node.alt ?? "";
-            if (href === undefined || inLink) push(target, alt, current());
-            else target.push({ type: "link", href, content: alt ? [{ type: "text", text: alt, styles: current() }] : [] });
-            break;
-          }
-          case "html":
-            if (!this.inlineHtml(node.value, htmlStyles)) push(target, node.value, current());
-            else if (isBreakTag(node.value)) push(target, "\n", current());
-            break;
-          default:
-            break;
-        }
-      }
-    };
-    walk(nodes, {}, out, false);
-    return out;
+    if (tokens.length === 1 && tokens[0]!.type === "html_inline" && isBreakTag(tokens[0]!.content)) return [];
+    return new InlineReader(inTable).read(tokens);
+  }
+}
+
+/** One run of inline tokens read into inline content (a class, not closures: the worker's tsx wraps each closure it makes). */
+class InlineReader {
+  private readonly out: Inline[] = [];
+  /** Underline and colours opened by HTML tags, in the order opened. */
+  private readonly htmlStyles: [string, string | boolean][] = [];
+  /** Styles of the open strong, emphasis and strikethrough, innermost last. */
+  private readonly styleStack: Styles[] = [{}];
+  /** Where text goes: the paragraph, or the link being read. */
+  private readonly targets: Inline[][] = [this.out];
+  /** For each open link: the link being read, or null for a link inside a link (its text only). */
+  private readonly links: (Link | null)[] = [];
+  /** The styles of text here, until a style opens or closes. */
+  private styles: Styles | null = null;
+
+  constructor(private readonly inTable: boolean) {}
+
+  private current(): Styles {
+    if (this.styles) return this.styles;
+    const styles = { ...this.styleStack.at(-1)! };
+    for (const [style, value] of this.htmlStyles) styles[style] = value;
+    this.styles = styles;
+    return styles;
   }
 
-  /** Opens or closes an underline or colour span; true when the tag was one of ours. */
-  private inlineHtml(value: string, stack: [string, string | boolean][]): boolean {
-    const tag = value.trim();
-    if (isBreakTag(tag)) return true;
-    if (tag === "<u>") {
-      stack.push(["underline", true]);
-      return true;
-    }
-    const span = /^<span data-(text|background)-color="([^"]*)">$/.exec(tag);
-    if (span) {
-      stack.push([span[1] === "text" ? "textColor" : "backgroundColor", unescapeAttribute(span[2]!)]);
-      return true;
-    }
-    if (tag === "</u>" || tag === "</span>") {
-      const style = tag === "</u>" ? "underline" : null;
-      for (let index = stack.length - 1; index >= 0; index -= 1) {
-        const [name] = stack[index]!;
-        if (style ? name === style : name !== "underline") {
-          stack.splice(index, 1);
-          return true;
+  private push(text: string, styles: Styles): void {
+    if (text === "") return;
+    const target = this.targets.at(-1)!;
+    const last = target.at(-1);
+    if (last?.type === "text" && sameStyles(last.styles, styles)) last.text += text;
+    else target.push({ type: "text", text, styles: { ...styles } });
+  }
+
+  private open(style: string): void {
+    this.styleStack.push({ ...this.styleStack.at(-1)!, [style]: true });
+    this.styles = null;
+  }
+
+  read(tokens: readonly Token[]): Inline[] {
+    for (const token of tokens) {
+      switch (token.type) {
+        case "text":
+        case "text_special":
+          this.push(token.content, this.current());
+          break;
+        case "softbreak":
+        case "hardbreak":
+          this.push("\n", this.current());
+          break;
+        case "code_inline":
+          // In a table cell `\|` is the cell's pipe, in code too (as GitHub reads it).
+          this.push(this.inTable ? token.content.replace(/\\([\\|])/g, cellPipe) : token.content, { ...this.current(), code: true });
+          break;
+        case "strong_open":
+          this.open("bold");
+          break;
+        case "em_open":
+          this.open("italic");
+          break;
+        case "s_open":
+          this.open("strike");
+          break;
+        case "strong_close":
+        case "em_close":
+        case "s_close":
+          this.styleStack.pop();
+          this.styles = null;
+          break;
+        case "link_open":
+          if (this.links.length > 0) this.links.push(null);
+          else {
+            this.links.push({ type: "link", href: token.attrGet("href") ?? "", content: [] });
+            this.targets.push([]);
+          }
+          break;
+        case "link_close": {
+          const link = this.links.pop();
+          if (link) {
+            link.content = this.targets.pop()!.filter(isText);
+            this.targets.at(-1)!.push(link);
+          }
+          break;
         }
+        case "image": {
+          // An image inside text: a link to it, so its address is kept.
+          const alt = plainOf(token.children ?? []);
+          if (this.links.length > 0) this.push(alt, this.current());
+          else this.targets.at(-1)!.push({ type: "link", href: token.attrGet("src") ?? "", content: alt ? [{ type: "text", text: alt, styles: { ...this.current() } }] : [] });
+          break;
+        }
+        case "html_inline":
+          this.styles = null;
+          if (!inlineHtml(token.content, this.htmlStyles)) this.push(token.content, this.current());
+          else if (isBreakTag(token.content)) this.push("\n", this.current());
+          break;
+        default:
+          break;
       }
-      return false;
+    }
+    return this.out;
+  }
+}
+
+const cellPipe = (all: string, char: string) => (char === "|" ? char : all);
+const isText = (item: Inline): item is StyledText => item.type === "text";
+
+const inlineTokens = (node: FlowNode): Token[] => node.children[0]?.token.children ?? [];
+
+/** An HTML block's source, without its last line ending. */
+const htmlValue = (node: FlowNode) => node.token.content.replace(/\n$/, "");
+
+/** A fence's language: its info string's first word and the rest as written, escapes and references decoded ("text" when none). */
+function fenceLanguage(info: string): string {
+  const match = /^[ \t]*([^ \t]+)(?:[ \t]+([^]*))?$/.exec(info);
+  if (!match) return "text";
+  const lang = unescapeAll(match[1]!);
+  const meta = match[2] ? unescapeAll(match[2]) : "";
+  return meta ? `${lang} ${meta}` : lang;
+}
+
+/**
+ * A task item's text after its check, as GitHub's parser leaves it: the one
+ * space after the check goes, or the line ending (with the spaces before it)
+ * when the text starts on the next line; two spaces there are a line break.
+ */
+function afterCheck(source: string): string {
+  const rest = source.slice(3);
+  const line = /^([ \t]*)\n/.exec(rest);
+  if (!line) return rest.slice(1);
+  return / {2}$/.test(line[1]!) ? rest : rest.slice(line[0].length);
+}
+
+/** An image's text (its alt), as a plain string. */
+function plainOf(tokens: readonly Token[]): string {
+  let text = "";
+  for (const token of tokens) {
+    if (token.type === "image") text += plainOf(token.children ?? []);
+    else if (token.type === "softbreak") text += "\n";
+    else if (token.type === "text" || token.type === "text_special" || token.type === "code_inline" || token.type === "html_inline") text += token.content;
+  }
+  return text;
+}
+
+/** Opens or closes an underline or colour span; true when the tag was one of ours. */
+function inlineHtml(value: string, stack: [string, string | boolean][]): boolean {
+  const tag = value.trim();
+  if (isBreakTag(tag)) return true;
+  if (tag === "<u>") {
+    stack.push(["underline", true]);
+    return true;
+  }
+  const span = /^<span data-(text|background)-color="([^"]*)">$/.exec(tag);
+  if (span) {
+    stack.push([span[1] === "text" ? "textColor" : "backgroundColor", unescapeAttribute(span[2]!)]);
+    return true;
+  }
+  if (tag === "</u>" || tag === "</span>") {
+    const style = tag === "</u>" ? "underline" : null;
+    for (let index = stack.length - 1; index >= 0; index -= 1) {
+      const [name] = stack[index]!;
+      if (style ? name === style : name !== "underline") {
+        stack.splice(index, 1);
+        return true;
+      }
     }
     return false;
   }
+  return false;
 }
 
 const isBreakTag = (value: string) => /^<br\s*\/?>$/i.test(value.trim());
