@@ -5,7 +5,8 @@ import { createNote, deleteNote, discardEmptyNote, updateNote } from "@/lib/note
 import { getNoteOrThrow } from "@/lib/notes/queries";
 import type { RevisionAuthor } from "@/lib/revisions/author";
 import { restoreRevision } from "@/lib/revisions/mutations";
-import { getRevisionOrThrow, listRevisions, notesLastChangedByAgent } from "@/lib/revisions/queries";
+import { describeRevisionChange } from "@/lib/revisions/diff";
+import { getRevisionOrThrow, listRevisionChanges, listRevisions, notesLastChangedByAgent } from "@/lib/revisions/queries";
 import { createTag } from "@/lib/tags/mutations";
 import { purgeExpiredTrash } from "@/lib/trash/move";
 import { deleteTrashedNote, restoreTrashedNote } from "@/lib/trash/mutations";
@@ -170,6 +171,35 @@ describe.each(TEST_DB_KINDS)("note revisions in the data layer (%s)", (kind) => 
       await updateNote(db, { id: note.id, userId: user.id, author: { kind: "browser", email: user.email }, input: { title: "Draft, titled" } });
       await save("abcdefgh");
       expect(await versions()).toEqual([9, 8, 7, 6, 5, 2]);
+    });
+  });
+
+  it("says what each version changed since the one before, page by page, and when a restore's version was written", async () => {
+    await database.withDb(async (db) => {
+      const { user, person, api } = await setUp(db);
+      const text = [paragraph("a", "Pack the tent.")];
+      const { note } = await createNote(db, { userId: user.id, author: api, input: { title: "Camping", content: text } });
+      const image = { id: "i", type: "image", props: { url: "/api/attachments/x", name: "lake.png", caption: "" }, children: [] };
+      await updateNote(db, { id: note.id, userId: user.id, author: api, input: { content: [...text, image] } });
+      await updateNote(db, { id: note.id, userId: user.id, author: person, input: { title: "Camping trip", content: [paragraph("a", "Pack the tent and maps."), image, paragraph("b", "Leave at six.")] } });
+      const [, , oldest] = await history(db, note.id, user.id);
+      await restoreRevision(db, { noteId: note.id, revisionId: oldest!.id, userId: user.id, author: person });
+
+      const labels = async (cursor?: number) => {
+        const page = await listRevisions(db, { noteId: note.id, userId: user.id, limit: 2, cursor });
+        const changes = await listRevisionChanges(db, { noteId: note.id, userId: user.id, revisions: page.revisions });
+        return {
+          page,
+          labels: page.revisions.map((revision) => {
+            const info = changes[revision.id]!;
+            return describeRevisionChange(info.change, info.restoredFrom && `${info.restoredFrom.version} at ${info.restoredFrom.at}`);
+          }),
+        };
+      };
+      const first = await labels();
+      expect(first.labels).toEqual([`Restored the version from 1 at ${oldest!.updatedAt}`, "Title changed · 2 lines added, 1 removed"]);
+      const second = await labels(Number(first.page.nextCursor));
+      expect(second.labels).toEqual(["Image added", "Created · 1 line added"]);
     });
   });
 
