@@ -1,12 +1,13 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { XIcon } from "@/components/ui/icons";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { getRevisionAction, listRevisionsAction } from "@/lib/notes/actions";
-import { describeRevisionChange, formattingDiffers, noteChanges } from "@/lib/revisions/diff";
+import { describeRestore, describeRevisionChange, formattingDiffers, noteChanges } from "@/lib/revisions/diff";
+import { historyPanelReducer, initialHistoryPanel } from "@/lib/revisions/history-panel";
 import type { RevisionChangeInfo } from "@/lib/revisions/queries";
-import type { TRevision, TRevisionAuthor, TRevisionSummary } from "@/lib/revisions/schemas";
+import type { TRevisionAuthor, TRevisionSummary } from "@/lib/revisions/schemas";
 
 /** Who made a change, in words: an agent (and through what), the person, or a script. */
 function authorLabel(author: TRevisionAuthor): { label: string; agent: boolean } {
@@ -24,9 +25,9 @@ function versionTime(iso: string): string {
   return new Intl.DateTimeFormat(undefined, today ? { hour: "2-digit", minute: "2-digit" } : { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" }).format(at);
 }
 
-/** What a version changed, in a few words ("Title changed · 2 lines added", "Restored the version from 14:05"). */
+/** What a version changed, in a few words ("Title changed · 2 lines added", "Restored your version from 14:05"). */
 function changeLabel(revision: TRevisionSummary, info: RevisionChangeInfo | undefined): string {
-  if (info?.restoredFrom) return describeRevisionChange(info.change, versionTime(info.restoredFrom.at));
+  if (info?.restoredFrom) return describeRevisionChange(info.change, { at: versionTime(info.restoredFrom.at), authorKind: info.restoredFrom.authorKind });
   if (revision.restoredFrom !== undefined) return `Restored version ${revision.restoredFrom}`;
   return info ? describeRevisionChange(info.change) : "";
 }
@@ -34,14 +35,12 @@ function changeLabel(revision: TRevisionSummary, info: RevisionChangeInfo | unde
 export type NoteNow = { title: string; content: unknown; contentText: string; tagIds: string[]; pinned: boolean };
 export type RestoreOutcome = { restored: true; version: number } | { restored: false; message: string | null };
 
-/** A restore just made from this panel: what it put back, and the version before it, which undoes it. */
-type Restored = { label: string; undo: TRevisionSummary | null } | { label: string; undone: true };
-
 /**
  * The note's history in a modal: every version with who made it (agents
  * clearly marked), when, and what it changed since the one before; choosing
  * one shows how it differs from the note as it is in the editor now, with one
- * button to restore it, and after a restore, one to undo it.
+ * button to restore it, and after a restore, one to undo it. Its state is
+ * historyPanelReducer's; this component runs the requests and renders.
  */
 export function HistoryPanel({
   noteId,
@@ -59,31 +58,19 @@ export function HistoryPanel({
   onClose: () => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  /** Null while the first page loads. */
-  const [revisions, setRevisions] = useState<TRevisionSummary[] | null>(null);
-  const [changes, setChanges] = useState<Record<string, RevisionChangeInfo>>({});
-  const [nextCursor, setNextCursor] = useState<string | undefined>();
-  const [selected, setSelected] = useState<TRevision | null>(null);
-  /** The version being loaded to show. */
-  const [choosing, setChoosing] = useState<string | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
-  const [restored, setRestored] = useState<Restored | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [state, dispatch] = useReducer(historyPanelReducer, initialHistoryPanel);
+  const { revisions, changes, nextCursor, selected, choosing, message, restore: restored, busy } = state;
   const [now, setNow] = useState(() => Date.now());
 
   const load = useCallback(
-    async (cursor?: string): Promise<TRevisionSummary[] | null> => {
+    async (cursor?: string) => {
       const page = await listRevisionsAction({ noteId, cursor }).catch(() => null);
       if (!page || !page.ok) {
-        setMessage(page?.message ?? "The history could not be loaded: check your connection and try again.");
-        setRevisions((shown) => shown ?? []);
-        return null;
+        dispatch({ type: "load_failed", message: page?.message ?? "The history could not be loaded: check your connection and try again." });
+        return;
       }
-      setRevisions((shown) => (cursor && shown ? [...shown, ...page.revisions] : page.revisions));
-      setChanges((known) => (cursor ? { ...known, ...page.changes } : page.changes));
-      setNextCursor(page.nextCursor);
       setNow(Date.now());
-      return page.revisions;
+      dispatch({ type: "page_loaded", revisions: page.revisions, changes: page.changes, nextCursor: page.nextCursor, append: cursor !== undefined });
     },
     [noteId],
   );
@@ -93,45 +80,31 @@ export function HistoryPanel({
     if (!element) return;
     if (open && !element.open) {
       element.showModal();
-      setRevisions(null);
-      setSelected(null);
-      setMessage(null);
-      setRestored(null);
+      dispatch({ type: "opened" });
       void load();
     }
     if (!open && element.open) element.close();
   }, [open, load]);
 
   async function choose(revision: TRevisionSummary) {
-    setMessage(null);
-    setRestored(null);
-    setChoosing(revision.id);
+    dispatch({ type: "choosing", revisionId: revision.id });
     const read = await getRevisionAction({ noteId, revisionId: revision.id }).catch(() => null);
-    setChoosing(null);
-    if (!read || !read.ok) setMessage(read?.message ?? "This version could not be loaded: check your connection and try again.");
-    else setSelected(read.revision);
+    if (!read || !read.ok) {
+      dispatch({ type: "choice_failed", revisionId: revision.id, message: read?.message ?? "This version could not be loaded: check your connection and try again." });
+    } else dispatch({ type: "chosen", revision: read.revision });
   }
 
   /** Restores `target`; `undoing` when it is the version before a restore made here. */
   async function restore(target: TRevisionSummary, undoing: boolean) {
-    setBusy(true);
-    setMessage(null);
+    dispatch({ type: "restore_started" });
     const outcome = await onRestore(target);
     if (!outcome.restored) {
-      setBusy(false);
-      if (outcome.message) setMessage(outcome.message);
+      dispatch({ type: "restore_failed", message: outcome.message });
       return;
     }
-    setSelected(null);
-    const list = await load();
-    setBusy(false);
-    if (undoing) {
-      setRestored({ label: "Restore undone: the note is as it was before it.", undone: true });
-      return;
-    }
-    // The new version is the restore; the one before it is the note as it was just before.
-    const at = list?.findIndex((revision) => revision.version === outcome.version) ?? -1;
-    setRestored({ label: `Restored the version from ${versionTime(target.updatedAt)}.`, undo: (at >= 0 && list?.[at + 1]) || null });
+    const label = undoing ? "Restore undone: the note is as it was before it." : `${describeRestore({ at: versionTime(target.updatedAt), authorKind: target.author.kind })}.`;
+    dispatch({ type: "restored", version: outcome.version, label, undoing });
+    await load();
   }
 
   const newest = revisions?.[0];
@@ -213,7 +186,7 @@ export function HistoryPanel({
           {restored ? (
             <div className="history-notice" role="status">
               <p>{restored.label}</p>
-              {"undo" in restored && restored.undo ? (
+              {restored.undo ? (
                 <button type="button" className="btn btn-sm" disabled={busy} onClick={() => void restore(restored.undo!, true)}>
                   {busy ? "Undoing…" : "Undo"}
                 </button>

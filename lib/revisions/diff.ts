@@ -213,13 +213,22 @@ function linesPhrase(added: number, removed: number): string | null {
   return null;
 }
 
+/** A restore's version: its time as the reader's clock shows it, and who wrote it. */
+export type RestoredVersion = { at: string; authorKind: string };
+
+/** "Restored your version from 14:05", "Restored the agent's version from 14:02". */
+export function describeRestore({ at, authorKind }: RestoredVersion): string {
+  const whose = authorKind === "browser" ? "your version" : authorKind === "api" || authorKind === "mcp" ? "the agent's version" : "the version";
+  return `Restored ${whose} from ${at}`;
+}
+
 /**
  * The change in a few words: "Title changed · 2 lines added, 1 removed",
- * "Image added", "Restored the version from 14:05" (`restoredFrom` is that
- * version's time, as the reader's clock shows it).
+ * "Image added", "Restored your version from 14:05", "Restored the agent's
+ * version from 14:02".
  */
-export function describeRevisionChange(change: RevisionChange, restoredFrom?: string): string {
-  if (restoredFrom !== undefined) return `Restored the version from ${restoredFrom}`;
+export function describeRevisionChange(change: RevisionChange, restoredFrom?: RestoredVersion): string {
+  if (restoredFrom !== undefined) return describeRestore(restoredFrom);
   const parts: string[] = [];
   if (change.created) parts.push("Created");
   if (change.title) parts.push("Title changed");

@@ -159,7 +159,7 @@ async function stateAt(db: Db, { noteId, version }: { noteId: string; version: n
 }
 
 /** How a revision differs from the one before it, and for a restore, when the version it put back was written. */
-export type RevisionChangeInfo = { change: RevisionChange; restoredFrom?: { version: number; at: string } };
+export type RevisionChangeInfo = { change: RevisionChange; restoredFrom?: { version: number; at: string; authorKind: string } };
 
 /**
  * What changed in each of these revisions (a page of listRevisions) since the
@@ -183,11 +183,11 @@ export async function listRevisionChanges(
   });
   const states = await statesBetween(db, { noteId, from, to: newest });
   const restoredVersions = [...new Set(rows.flatMap((row) => (row.restoredFrom === null ? [] : [row.restoredFrom])))];
-  const restoredTimes = new Map(
-    (restoredVersions.length === 0 ? [] : await db.noteRevision.findMany({ where: { noteId, userId, version: { in: restoredVersions } }, select: { version: true, updatedAt: true } })).map(
-      (row) => [row.version, row.updatedAt.toISOString()],
-    ),
-  );
+  const restoredRows =
+    restoredVersions.length === 0
+      ? []
+      : await db.noteRevision.findMany({ where: { noteId, userId, version: { in: restoredVersions } }, select: { version: true, updatedAt: true, authorKind: true } });
+  const restoredTimes = new Map(restoredRows.map((row) => [row.version, { at: row.updatedAt.toISOString(), authorKind: row.authorKind }]));
   const changes: Record<string, RevisionChangeInfo> = {};
   let before: (ContentState & { title: string; tagIds: string[]; pinned: boolean | null }) | null = null;
   for (const row of rows) {
@@ -195,10 +195,10 @@ export async function listRevisionChanges(
     if (!state) throw corruptHistory(noteId, row.version, "its content could not be read");
     const after = { ...state, title: row.title, tagIds: row.tagIds, pinned: row.pinned };
     if (row.version >= oldest) {
-      const at = row.restoredFrom === null ? undefined : restoredTimes.get(row.restoredFrom);
+      const restored = row.restoredFrom === null ? undefined : restoredTimes.get(row.restoredFrom);
       changes[row.id] = {
         change: revisionChange(before, after),
-        ...(row.restoredFrom === null || at === undefined ? {} : { restoredFrom: { version: row.restoredFrom, at } }),
+        ...(row.restoredFrom === null || restored === undefined ? {} : { restoredFrom: { version: row.restoredFrom, ...restored } }),
       };
     }
     before = after;

@@ -66,7 +66,7 @@ describe("history: undoing an agent's overwrite in the browser", () => {
     await screenshot(page, "history-phone");
 
     await history.getByRole("button", { name: "Restore this version" }).click();
-    await history.getByRole("status").filter({ hasText: "Restored the version from" }).waitFor();
+    await history.getByRole("status").filter({ hasText: "Restored your version from" }).waitFor();
     await history.getByRole("button", { name: "Close history" }).click();
     await history.waitFor({ state: "hidden" });
     await expect.poll(() => editorBody(page).innerText()).toContain("Pack the maps and the blue tent.");
@@ -164,16 +164,17 @@ describe("history: versions a person can read, a restore and its undo", () => {
     expect(await changes.locator(".change.added").allInnerTexts()).toEqual([expect.stringContaining("Book the site. Umbrella")]);
     await history.getByRole("button", { name: "Restore this version" }).click();
     const notice = history.locator(".history-notice");
-    await notice.getByText(/^Restored the version from /).waitFor();
+    await notice.getByText(/^Restored the agent's version from /).waitFor();
     await expect.poll(() => editorBody(page).innerText()).not.toContain("Umbrella");
     await expect.poll(() => versions.count()).toBe(4);
-    expect(await versions.nth(0).innerText()).toMatch(/Restored the version from \d/);
+    expect(await versions.nth(0).innerText()).toMatch(/Restored the agent's version from \d/);
     await screenshot(page, "history-restored");
 
     await notice.getByRole("button", { name: "Undo" }).click();
     await notice.getByText("Restore undone: the note is as it was before it.").waitFor();
     await expect.poll(() => editorBody(page).innerText()).toContain("Book the site. Umbrella");
     await expect.poll(() => versions.count()).toBe(5);
+    expect(await versions.nth(0).innerText()).toMatch(/Restored your version from \d/);
     await screenshot(page, "history-undone");
 
     const { note } = (await api(`/api/notes/${notes.plan}`)).body;
@@ -232,7 +233,7 @@ describe("history: versions a person can read, a restore and its undo", () => {
     expect(await restore.isEnabled()).toBe(true);
     await screenshot(page, "history-formatting-phone");
     await restore.click();
-    await history.locator(".history-notice").getByText(/^Restored the version from /).waitFor();
+    await history.locator(".history-notice").getByText(/^Restored your version from /).waitFor();
     await expect.poll(() => editorBody(page).locator("strong").count()).toBe(0);
   });
 });

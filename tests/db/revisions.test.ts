@@ -192,12 +192,12 @@ describe.each(TEST_DB_KINDS)("note revisions in the data layer (%s)", (kind) => 
           page,
           labels: page.revisions.map((revision) => {
             const info = changes[revision.id]!;
-            return describeRevisionChange(info.change, info.restoredFrom && `${info.restoredFrom.version} at ${info.restoredFrom.at}`);
+            return describeRevisionChange(info.change, info.restoredFrom && { at: `${info.restoredFrom.version} at ${info.restoredFrom.at}`, authorKind: info.restoredFrom.authorKind });
           }),
         };
       };
       const first = await labels();
-      expect(first.labels).toEqual([`Restored the version from 1 at ${oldest!.updatedAt}`, "Title changed · 2 lines added, 1 removed"]);
+      expect(first.labels).toEqual([`Restored the agent's version from 1 at ${oldest!.updatedAt}`, "Title changed · 2 lines added, 1 removed"]);
       const second = await labels(Number(first.page.nextCursor));
       expect(second.labels).toEqual(["Image added", "Created · 1 line added"]);
     });

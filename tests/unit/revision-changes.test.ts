@@ -88,7 +88,9 @@ describe("revisionChange and describeRevisionChange", () => {
     expect(label(state(doc("a")), state(doc("a").map((block) => ({ ...block, props: { textAlignment: "center" } }))))).toBe("Formatting changed");
     expect(label(state(doc("a")), state(doc("a"), { tagIds: ["t"], pinned: true }))).toBe("Tags changed · Pinned");
     expect(label(state(doc("a")), state(doc("a")))).toBe("No visible change");
-    expect(describeRevisionChange(revisionChange(state(doc("a")), state(doc("b"))), "14:05")).toBe("Restored the version from 14:05");
+    const restore = revisionChange(state(doc("a")), state(doc("b")));
+    expect(describeRevisionChange(restore, { at: "14:05", authorKind: "browser" })).toBe("Restored your version from 14:05");
+    expect(describeRevisionChange(restore, { at: "14:02", authorKind: "mcp" })).toBe("Restored the agent's version from 14:02");
   });
 
   it("reads a note written as text only by its text", () => {
