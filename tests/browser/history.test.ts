@@ -234,6 +234,8 @@ describe("history: versions a person can read, a restore and its undo", () => {
     await screenshot(page, "history-formatting-phone");
     await restore.click();
     await history.locator(".history-notice").getByText(/^Restored your version from /).waitFor();
+    await history.locator(".history-notice").getByRole("button", { name: "Undo" }).waitFor();
     await expect.poll(() => editorBody(page).locator("strong").count()).toBe(0);
+    await screenshot(page, "history-restored-phone");
   });
 });
