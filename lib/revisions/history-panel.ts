@@ -6,7 +6,7 @@ import type { TRevision, TRevisionSummary } from "@/lib/revisions/schemas";
  * version it made, and the revision before it (which undoes it) once the
  * reloaded list shows it. An undo is a restore too, with nothing to undo.
  */
-export type PanelRestore = { label: string; version: number; undoing: boolean; undo: TRevisionSummary | null };
+type PanelRestore = { label: string; version: number; undoing: boolean; undo: TRevisionSummary | null };
 
 /** The history panel's state: the list of versions, the one chosen, a restore and its undo. */
 export type HistoryPanelState = {
