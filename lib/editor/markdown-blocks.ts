@@ -4,8 +4,8 @@
  * editor stores it), every block type, prop and inline style of the editor's
  * schema mapped explicitly. Markdown is read from markdown-it's token stream
  * (with GitHub's readings where markdown-it differs: markdown-it-rules.ts) and
- * written through a Markdown syntax tree (mdast). No DOM, and no step that can
- * turn a whole note into less than it was:
+ * written from a small syntax tree of the blocks (markdown-writer.ts). No DOM,
+ * and no step that can turn a whole note into less than it was:
  *
  * - Blocks → Markdown is total. A block Markdown cannot express (video,
  *   audio, file, a table with merged cells, a block the schema does not know
@@ -20,14 +20,10 @@
  * Pure and synchronous; run in the conversion worker (conversions.ts).
  * Relative imports only: the worker loads this file outside Next's bundle.
  */
-import type * as M from "mdast";
-import { gfmStrikethroughToMarkdown } from "mdast-util-gfm-strikethrough";
-import { gfmTableToMarkdown } from "mdast-util-gfm-table";
-import { gfmTaskListItemToMarkdown } from "mdast-util-gfm-task-list-item";
-import { toMarkdown, type Options as ToMarkdownOptions } from "mdast-util-to-markdown";
 import MarkdownIt, { type Token } from "markdown-it";
 import { partialBlockProblem, storedBlockProblem } from "./block-shape";
 import { codeSpan, scanDelims, strikethrough, strikethroughPairs, table } from "./markdown-it-rules";
+import { writeMarkdown, type Flow, type List, type ListItem, type Phrasing, type TableNode } from "./markdown-writer";
 import { noteSchema } from "./schema";
 
 type Styles = { [style: string]: boolean | string };
@@ -92,25 +88,16 @@ const CELL_DEFAULTS = { backgroundColor: "default", textColor: "default", textAl
 
 // ───────────────────────────── blocks → Markdown ─────────────────────────────
 
-const toMarkdownOptions: ToMarkdownOptions = {
-  extensions: [gfmStrikethroughToMarkdown(), gfmTableToMarkdown(), gfmTaskListItemToMarkdown()],
-  bullet: "*",
-  bulletOther: "-",
-  bulletOrdered: ".",
-  emphasis: "*",
-  strong: "*",
-  fence: "`",
-  fences: true,
-  rule: "-",
-  listItemIndent: "one",
-  incrementListMarker: true,
-  tightDefinitions: true,
-};
 
 /** The whole body as Markdown (no trailing newline); never throws on any JSON. */
 export function blocksToMarkdown(content: unknown): string {
   const blocks = Array.isArray(content) ? content : [content];
-  return stringify(blocksToFlow(blocks));
+  validStored = new WeakSet();
+  try {
+    return writeMarkdown(blocksToFlow(blocks));
+  } finally {
+    validStored = undefined;
+  }
 }
 
 /**
@@ -118,12 +105,24 @@ export function blocksToMarkdown(content: unknown): string {
  * Markdown up with the blocks they came from.
  */
 export function blockMarkdownList(blocks: readonly unknown[]): string[] {
-  return blocks.map((block) => stringify(blocksToFlow([block])));
+  validStored = new WeakSet();
+  try {
+    return blocks.map((block) => writeMarkdown(blocksToFlow([block])));
+  } finally {
+    validStored = undefined;
+  }
 }
 
-function stringify(children: M.RootContent[]): string {
-  if (children.length === 0) return "";
-  return toMarkdown({ type: "root", children }, toMarkdownOptions).replace(/\n+$/, "");
+/**
+ * During one conversion, the blocks already found valid as stored: a valid
+ * block's nested blocks are valid too, so each is checked once, not once per
+ * level above it.
+ */
+let validStored: WeakSet<object> | undefined;
+
+function markValid(block: Block): void {
+  validStored?.add(block);
+  for (const child of block.children) markValid(child);
 }
 
 type ListKind = "bullet" | "ordered";
@@ -141,7 +140,11 @@ function listKind(block: Block): ListKind | null {
  */
 function expressible(block: unknown): Block | null {
   let b: Block;
-  if (completed.has(block as object) || storedBlockProblem(block, "block") === null) b = block as Block;
+  if (completed.has(block as object) || validStored?.has(block as object)) b = block as Block;
+  else if (storedBlockProblem(block, "block") === null) {
+    b = block as Block;
+    markValid(b);
+  }
   else if (partialBlockProblem(block, "block") === null) b = completeBlock(block as PartialBlock);
   else return null;
   if (b.type === "video" || b.type === "audio" || b.type === "file") return null;
@@ -160,9 +163,9 @@ function fitsGfmTable(table: TableContent): boolean {
   );
 }
 
-function blocksToFlow(blocks: readonly unknown[]): M.RootContent[] {
-  const flow: M.RootContent[] = [];
-  let list: M.List | null = null;
+function blocksToFlow(blocks: readonly unknown[]): Flow[] {
+  const flow: Flow[] = [];
+  let list: List | null = null;
   for (const raw of blocks) {
     const block = expressible(raw);
     if (!block) {
@@ -188,19 +191,19 @@ function blocksToFlow(blocks: readonly unknown[]): M.RootContent[] {
   return flow;
 }
 
-function jsonComment(block: unknown): M.Html {
+function jsonComment(block: unknown): Flow {
   // `--` appears in JSON only inside strings, where `\u002d` reads back the same; so
   // the comment cannot end early. JSON has no raw line breaks: one line.
   const json = JSON.stringify(block ?? null).replace(/--/g, "-\\u002d");
   return { type: "html", value: `<!-- ${BLOCK_COMMENT} ${json} -->` };
 }
 
-function listItem(block: Block): M.ListItem {
-  const children: M.BlockContent[] = [];
+function listItem(block: Block): ListItem {
+  const children: Flow[] = [];
   const inline = block.content as Inline[];
   // An empty item is `<br>`: Markdown has no empty task item, and the first nested block must not become the item's text.
   children.push({ type: "paragraph", children: inline.length > 0 ? phrasing(inline) : [{ type: "html", value: "<br>" }] });
-  children.push(...(blocksToFlow(block.children) as M.BlockContent[]));
+  children.push(...blocksToFlow(block.children));
   // Blank lines between the item's text and its nested blocks, so none runs into the one before it
   // (a table or a paragraph after a quote would); only a plain nested list stays tight.
   const spread = block.children.length > 0 && (inline.length === 0 || !block.children.every(startsListAfterText));
@@ -216,20 +219,20 @@ function startsListAfterText(nested: unknown): boolean {
 }
 
 /** A block that is not a list item, then its nested blocks between two markers. */
-function blockToFlow(block: Block): M.RootContent[] {
+function blockToFlow(block: Block): Flow[] {
   const own = ownFlow(block);
   if (block.children.length === 0) return [own];
   return [own, { type: "html", value: CHILDREN_OPEN }, ...blocksToFlow(block.children), { type: "html", value: CHILDREN_CLOSE }];
 }
 
-function ownFlow(block: Block): M.RootContent {
+function ownFlow(block: Block): Flow {
   const inline = () => block.content as Inline[];
   switch (block.type) {
     case "paragraph":
       // An empty paragraph has no Markdown of its own: a line break keeps its place.
       return inline().length === 0 ? { type: "html", value: "<br>" } : { type: "paragraph", children: phrasing(inline()) };
     case "heading":
-      return { type: "heading", depth: Number(block.props.level) as M.Heading["depth"], children: phrasing(inline()) };
+      return { type: "heading", depth: Number(block.props.level), children: phrasing(inline()) };
     case "quote":
       return { type: "blockquote", children: inline().length === 0 ? [] : [{ type: "paragraph", children: phrasing(inline()) }] };
     case "codeBlock": {
@@ -247,13 +250,13 @@ function ownFlow(block: Block): M.RootContent {
   }
 }
 
-function imageNode(block: Block): M.Image {
+function imageNode(block: Block): Phrasing {
   const name = String(block.props.name ?? "");
   const caption = String(block.props.caption ?? "");
   return { type: "image", url: String(block.props.url ?? ""), alt: name, title: caption || null };
 }
 
-function tableNode(table: TableContent): M.Table {
+function tableNode(table: TableContent): TableNode {
   return {
     type: "table",
     align: table.columnWidths.map(() => null),
@@ -312,8 +315,8 @@ const plainText = (content: readonly Inline[]) => content.map((item) => (item.ty
  */
 const WRAPPING_STYLES = ["textColor", "backgroundColor", "underline", "strike", "bold", "italic"] as const;
 
-function phrasing(content: readonly Inline[]): M.PhrasingContent[] {
-  const nodes: M.PhrasingContent[] = [];
+function phrasing(content: readonly Inline[]): Phrasing[] {
+  const nodes: Phrasing[] = [];
   let run: StyledText[] = [];
   const flush = () => {
     if (run.length > 0) nodes.push(...styledRuns(run, 0));
@@ -331,11 +334,19 @@ function phrasing(content: readonly Inline[]): M.PhrasingContent[] {
 
 const styleValue = (text: StyledText, style: string) => text.styles[style] ?? false;
 
+function anyHas(runs: readonly StyledText[], style: string): boolean {
+  for (const text of runs) if (styleValue(text, style) !== false) return true;
+  return false;
+}
+
 /** Runs of text grouped by their styles, outermost style first, so shared styles wrap once. */
-function styledRuns(runs: readonly StyledText[], depth: number): M.PhrasingContent[] {
-  if (depth === WRAPPING_STYLES.length) return runs.flatMap((text) => leaves(text));
+function styledRuns(runs: readonly StyledText[], from: number): Phrasing[] {
+  let depth = from;
+  // Styles no run has wrap nothing.
+  while (depth < WRAPPING_STYLES.length && !anyHas(runs, WRAPPING_STYLES[depth]!)) depth += 1;
+  if (depth === WRAPPING_STYLES.length) return runs.flatMap(leaves);
   const style = WRAPPING_STYLES[depth]!;
-  const nodes: M.PhrasingContent[] = [];
+  const nodes: Phrasing[] = [];
   let start = 0;
   while (start < runs.length) {
     const value = styleValue(runs[start]!, style);
@@ -348,7 +359,7 @@ function styledRuns(runs: readonly StyledText[], depth: number): M.PhrasingConte
   return nodes;
 }
 
-function wrap(style: (typeof WRAPPING_STYLES)[number], value: string | boolean, inner: M.PhrasingContent[]): M.PhrasingContent[] {
+function wrap(style: (typeof WRAPPING_STYLES)[number], value: string | boolean, inner: Phrasing[]): Phrasing[] {
   switch (style) {
     case "bold":
       return [{ type: "strong", children: inner }];
@@ -374,8 +385,9 @@ const unescapeAttribute = (value: string) => value.replace(/&lt;/g, "<").replace
  * Markdown's own break cannot end a paragraph, start one or stand in a table
  * cell, and `<br>` reads back as the same break everywhere.
  */
-function leaves(text: StyledText): M.PhrasingContent[] {
-  const nodes: M.PhrasingContent[] = [];
+function leaves(text: StyledText): Phrasing[] {
+  if (!text.text.includes("\n")) return text.text === "" ? [] : [text.styles.code === true ? { type: "inlineCode", value: text.text } : { type: "text", value: text.text }];
+  const nodes: Phrasing[] = [];
   text.text.split("\n").forEach((line, index) => {
     if (index > 0) nodes.push({ type: "html", value: "<br>" });
     if (line !== "") nodes.push(text.styles.code === true ? { type: "inlineCode", value: line } : { type: "text", value: line });
@@ -573,7 +585,7 @@ class Reader {
     const rowNodes = node.children.flatMap((section) => section.children);
     const width = Math.max(1, ...rowNodes.map((row) => row.children.length));
     const rows = rowNodes.map((row) => {
-      const cells: TableCell[] = row.children.map((cell) => ({ type: "tableCell", props: { ...CELL_DEFAULTS, colspan: 1, rowspan: 1 }, content: this.inline(inlineTokens(cell), true) }));
+      const cells: TableCell[] = row.children.map((cell) => ({ type: "tableCell", props: { ...CELL_DEFAULTS, colspan: 1, rowspan: 1 }, content: this.inline(inlineTokens(cell)) }));
       while (cells.length < width) cells.push({ type: "tableCell", props: { ...CELL_DEFAULTS, colspan: 1, rowspan: 1 }, content: [] });
       return { cells };
     });
@@ -596,10 +608,10 @@ class Reader {
   }
 
   /** Inline tokens → the editor's inline content: styles flattened onto text, adjacent runs of equal styles merged. */
-  private inline(tokens: readonly Token[], inTable = false): Inline[] {
+  private inline(tokens: readonly Token[]): Inline[] {
     // `<br>` alone is how an empty block is written.
     if (tokens.length === 1 && tokens[0]!.type === "html_inline" && isBreakTag(tokens[0]!.content)) return [];
-    return new InlineReader(inTable).read(tokens);
+    return new InlineReader().read(tokens);
   }
 }
 
@@ -616,8 +628,6 @@ class InlineReader {
   private readonly links: (Link | null)[] = [];
   /** The styles of text here, until a style opens or closes. */
   private styles: Styles | null = null;
-
-  constructor(private readonly inTable: boolean) {}
 
   private current(): Styles {
     if (this.styles) return this.styles;
@@ -652,8 +662,7 @@ class InlineReader {
           this.push("\n", this.current());
           break;
         case "code_inline":
-          // In a table cell `\|` is the cell's pipe, in code too (as GitHub reads it).
-          this.push(this.inTable ? token.content.replace(/\\([\\|])/g, cellPipe) : token.content, { ...this.current(), code: true });
+          this.push(token.content, { ...this.current(), code: true });
           break;
         case "strong_open":
           this.open("bold");
@@ -705,7 +714,6 @@ class InlineReader {
   }
 }
 
-const cellPipe = (all: string, char: string) => (char === "|" ? char : all);
 const isText = (item: Inline): item is StyledText => item.type === "text";
 
 const inlineTokens = (node: FlowNode): Token[] => node.children[0]?.token.children ?? [];

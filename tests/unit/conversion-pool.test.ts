@@ -40,7 +40,8 @@ describe("conversion pool", () => {
   });
 
   it("kills a job over its heap with its worker, answers 422 naming the limit, and the next job still works", async () => {
-    const hostile = "*_~".repeat(34_000);
+    // Four times the Markdown a note may hold: the same pattern within a note's 100,000 characters now converts within this heap.
+    const hostile = "*_~".repeat(136_000);
     const failure = await runConversion({ kind: "markdown", markdown: hostile }, "Markdown").catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(AppError);
     expect((failure as AppError).status).toBe(422);
