@@ -414,12 +414,26 @@ parser.inline.ruler.at("backticks", codeSpan);
 parser.inline.ruler.at("strikethrough", strikethrough);
 parser.inline.ruler2.at("strikethrough", strikethroughPairs);
 parser.block.ruler.at("table", table, { alt: ["paragraph", "reference"] });
-parser.inline.State = class extends parser.inline.State {
-  override scanDelims = scanDelims;
-};
+class GithubInlineState extends parser.inline.State {}
+GithubInlineState.prototype.scanDelims = scanDelims;
+parser.inline.State = GithubInlineState;
+// Escapes and entities stay tokens of their own: the reader joins adjacent text itself.
+parser.core.ruler.disable("text_join");
 
 /** A block token with the tokens it opens, as a tree. */
 type FlowNode = { type: string; token: Token; children: FlowNode[] };
+
+const openedTypes = new Map<string, string>();
+
+/** `bullet_list` for `bullet_list_open`, and so on. */
+function openedType(type: string): string {
+  let opened = openedTypes.get(type);
+  if (opened === undefined) {
+    opened = type.slice(0, -"_open".length);
+    openedTypes.set(type, opened);
+  }
+  return opened;
+}
 
 function flowTree(tokens: readonly Token[]): FlowNode[] {
   const root: FlowNode[] = [];
@@ -429,7 +443,7 @@ function flowTree(tokens: readonly Token[]): FlowNode[] {
       open.pop();
       continue;
     }
-    const node: FlowNode = { type: token.nesting === 1 ? token.type.slice(0, -"_open".length) : token.type, token, children: [] };
+    const node: FlowNode = { type: token.nesting === 1 ? openedType(token.type) : token.type, token, children: [] };
     open.at(-1)!.push(node);
     if (token.nesting === 1) open.push(node.children);
   }
@@ -449,14 +463,16 @@ export function markdownToBlocks(markdown: string, options: ReadOptions = {}): B
   return reader.flow(flowTree(tokens));
 }
 
+const NO_PROPS: Record<string, unknown> = Object.freeze({});
+
 class Reader {
   constructor(
     private readonly env: Record<string, unknown>,
     private readonly newId: () => string,
   ) {}
 
-  private block(type: string, props: Record<string, unknown> = {}, content?: Inline[] | TableContent, children: Block[] = []): Block {
-    const block: Block = { id: this.newId(), type, props: { ...defaultProps(type), ...props }, children };
+  private block(type: string, props: Record<string, unknown> = NO_PROPS, content?: Inline[] | TableContent, children: Block[] = []): Block {
+    const block: Block = { id: this.newId(), type, props: props === NO_PROPS ? { ...defaultProps(type) } : { ...defaultProps(type), ...props }, children };
     if (content !== undefined) block.content = content;
     return block;
   }
@@ -504,7 +520,7 @@ class Reader {
           const image = inline[0]!;
           return [this.image(image.attrGet("src") ?? "", plainOf(image.children ?? []), image.attrGet("title") ?? "")];
         }
-        return [this.block("paragraph", {}, this.inline(inline))];
+        return [this.block("paragraph", NO_PROPS, this.inline(inline))];
       }
       case "heading":
         return [this.block("heading", { level: Number(node.token.tag.slice(1)) }, this.inline(inlineTokens(node)))];
@@ -535,15 +551,15 @@ class Reader {
     const rest: FlowNode[] = [];
     for (const child of node.children) {
       // Each paragraph is a quote block; anything else nests in the quote before it.
-      if (child.type === "paragraph" && rest.length === 0) blocks.push(this.block("quote", {}, this.inline(inlineTokens(child))));
+      if (child.type === "paragraph" && rest.length === 0) blocks.push(this.block("quote", NO_PROPS, this.inline(inlineTokens(child))));
       // `> <br>` is a quote of one line break (an empty quote is `>`), as it is written.
-      else if (child.type === "html_block" && blocks.length === 0 && rest.length === 0 && isBreakTag(htmlValue(child))) blocks.push(this.block("quote", {}, [{ type: "text", text: "\n", styles: {} }]));
+      else if (child.type === "html_block" && blocks.length === 0 && rest.length === 0 && isBreakTag(htmlValue(child))) blocks.push(this.block("quote", NO_PROPS, [{ type: "text", text: "\n", styles: {} }]));
       else if (child.type === "paragraph" && blocks.length > 0) {
         blocks.at(-1)!.children.push(...this.flow(rest.splice(0)));
-        blocks.push(this.block("quote", {}, this.inline(inlineTokens(child))));
+        blocks.push(this.block("quote", NO_PROPS, this.inline(inlineTokens(child))));
       } else rest.push(child);
     }
-    if (blocks.length === 0) blocks.push(this.block("quote", {}, []));
+    if (blocks.length === 0) blocks.push(this.block("quote", NO_PROPS, []));
     blocks.at(-1)!.children.push(...this.flow(rest));
     return blocks;
   }
@@ -589,12 +605,12 @@ class Reader {
       while (cells.length < width) cells.push({ type: "tableCell", props: { ...CELL_DEFAULTS, colspan: 1, rowspan: 1 }, content: [] });
       return { cells };
     });
-    return this.block("table", {}, { type: "tableContent", columnWidths: Array.from({ length: width }, () => null), rows });
+    return this.block("table", NO_PROPS, { type: "tableContent", columnWidths: Array.from({ length: width }, () => null), rows });
   }
 
   private html(value: string): Block[] {
     const trimmed = value.trim();
-    if (isBreakTag(trimmed)) return [this.block("paragraph", {}, [])];
+    if (isBreakTag(trimmed)) return [this.block("paragraph", NO_PROPS, [])];
     const comment = new RegExp(`^<!-- ${BLOCK_COMMENT} ([^\\n]*) -->$`).exec(trimmed);
     if (comment) {
       try {
@@ -604,7 +620,7 @@ class Reader {
       }
     }
     // HTML the editor has no block for: its text, as written.
-    return [this.block("paragraph", {}, value ? [{ type: "text", text: value, styles: {} }] : [])];
+    return [this.block("paragraph", NO_PROPS, value ? [{ type: "text", text: value, styles: {} }] : [])];
   }
 
   /** Inline tokens → the editor's inline content: styles flattened onto text, adjacent runs of equal styles merged. */
@@ -641,9 +657,18 @@ class InlineReader {
     if (text === "") return;
     const target = this.targets.at(-1)!;
     const last = target.at(-1);
-    if (last?.type === "text" && sameStyles(last.styles, styles)) last.text += text;
-    else target.push({ type: "text", text, styles: { ...styles } });
+    // The last text took its styles from this same object (no style changed since): no need to compare.
+    if (last?.type === "text" && ((last === this.lastText && styles === this.lastStyles) || sameStyles(last.styles, styles))) last.text += text;
+    else {
+      this.lastText = { type: "text", text, styles: { ...styles } };
+      target.push(this.lastText);
+    }
+    this.lastStyles = styles;
   }
+
+  /** The last text made, and the styles object it was made from. */
+  private lastText: StyledText | null = null;
+  private lastStyles: Styles | null = null;
 
   private open(style: string): void {
     this.styleStack.push({ ...this.styleStack.at(-1)!, [style]: true });
