@@ -605,7 +605,8 @@ class Reader {
       while (cells.length < width) cells.push({ type: "tableCell", props: { ...CELL_DEFAULTS, colspan: 1, rowspan: 1 }, content: [] });
       return { cells };
     });
-    return this.block("table", NO_PROPS, { type: "tableContent", columnWidths: Array.from({ length: width }, () => null), rows });
+    // Markdown's tables always have a header row.
+    return this.block("table", NO_PROPS, { type: "tableContent", columnWidths: Array.from({ length: width }, () => null), headerRows: 1, rows });
   }
 
   private html(value: string): Block[] {
