@@ -6,7 +6,7 @@ import { apiClient, type ApiResponse } from "@/tests/helpers/api-client";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
 import { startFakeIdentity } from "@/tests/helpers/fake-identity";
 import { HOSTILE_CONTENT, HOSTILE_MARKDOWN } from "@/bench/hostile-content";
-import { startNotesStack, type NotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+import { startNotesStack, useNotesStack, type NotesStack, type SeededUser } from "@/tests/helpers/notes-app";
 import { startTestApp } from "@/tests/helpers/test-app";
 import { createTestDatabase } from "@/tests/helpers/test-db";
 
