@@ -1,6 +1,11 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+/** The layers that need no build and no server: pure code, the data layer on real databases, the identity service. */
+const FAST = ["tests/unit/**/*.test.ts", "tests/db/**/*.test.ts", "tests/identity/**/*.test.ts"];
+/** The layers that run the production build: route handlers over HTTP, a real browser, whole deployments. */
+const APP = ["tests/integration/**/*.test.ts", "tests/browser/**/*.test.ts", "tests/e2e/**/*.test.ts"];
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -11,8 +16,8 @@ export default defineConfig({
   },
   test: {
     environment: "node",
-    include: ["tests/**/*.test.ts"],
-    globalSetup: ["tests/helpers/global-setup.ts", "tests/helpers/api-traffic-setup.ts"],
+    // Migrated databases every test database is copied from, made once per run.
+    globalSetup: ["tests/helpers/api-traffic-setup.ts", "tests/helpers/database-templates.ts"],
     // Every API response the tests receive is checked against the OpenAPI document.
     setupFiles: ["tests/helpers/check-api-traffic.ts"],
     // Bounds for a hung test, not speed targets (those live in npm run bench):
@@ -31,5 +36,11 @@ export default defineConfig({
     // own servers and databases, so the suite takes about half as long, and every test
     // also runs on a loaded machine.
     maxWorkers: 2,
+    projects: [
+      // `npm run test:fast`: the loop between edits.
+      { extends: true, test: { name: "fast", include: FAST } },
+      // Built once per run, before any of these files (tests/helpers/global-setup.ts).
+      { extends: true, test: { name: "app", include: APP, globalSetup: ["tests/helpers/global-setup.ts"] } },
+    ],
   },
 });

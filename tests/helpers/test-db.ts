@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from "vitest";
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { createDb, dbFromPglite, type Db, type DbHandle } from "@/lib/db/client";
@@ -7,6 +8,7 @@ import { migrateDatabase } from "@/lib/db/migrate";
 import { openPglite } from "@/lib/db/pglite";
 import { AppError } from "@/lib/errors";
 import { makeTempDir } from "@/scripts/lib/processes";
+import { PGLITE_TEMPLATE_ENV, POSTGRES_TEMPLATE_ENV } from "./database-templates";
 import { testEnv, type TestDbKind } from "./env";
 
 /** The database's time bounds as the environment sets them by default, for tests that tighten one of them. */
@@ -36,12 +38,18 @@ export async function createTestDatabase(kind: TestDbKind): Promise<TestDatabase
   return kind === "pglite" ? createPgliteDatabase() : createPostgresDatabase();
 }
 
+/** The run's migrated template (tests/helpers/database-templates.ts, a global setup); a run without it is misconfigured. */
+function template(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: the vitest global setup tests/helpers/database-templates.ts makes it`);
+  return value;
+}
+
 async function createPgliteDatabase(): Promise<TestDatabase> {
   const { dir, remove } = await makeTempDir("notes-test-pglite-");
   const dataDir = path.join(dir, "pglite");
-  const pglite = await openPglite(dataDir);
-  await migrateDatabase({ pglite });
-  await pglite.close();
+  // A copy of the run's migrated database, closed when it was made.
+  fs.cpSync(template(PGLITE_TEMPLATE_ENV), dataDir, { recursive: true });
   const target = { kind: "pglite" as const, dataDir };
   return {
     kind: "pglite",
@@ -65,13 +73,12 @@ async function createPostgresDatabase(): Promise<TestDatabase> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await createFromTemplate(admin, name, template(POSTGRES_TEMPLATE_ENV));
   } finally {
     await admin.end();
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  await migrateDatabase({ postgresUrl: url.toString() });
   const handle = await createDb({ kind: "postgres", url: url.toString() }, { poolMax: 4 });
   return {
     kind: "postgres",
@@ -88,6 +95,25 @@ async function createPostgresDatabase(): Promise<TestDatabase> {
       }
     },
   };
+}
+
+/**
+ * CREATE DATABASE … TEMPLATE. PostgreSQL refuses to copy a template while
+ * another session uses it, and two copies started at once (test files run in
+ * parallel) briefly count as that: the refusal is retried, a bounded number of
+ * times.
+ */
+async function createFromTemplate(admin: pg.Client, name: string, templateName: string): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${templateName}`);
+      return;
+    } catch (err) {
+      const busy = (err as { code?: string }).code === "55006";
+      if (!busy || attempt >= 50) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
+  }
 }
 
 /** A migrated in-memory embedded database, for tests that call lib code directly. */
