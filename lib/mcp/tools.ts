@@ -303,7 +303,7 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
     async run(args, { user, db }) {
       const id = tagId(args);
       const input = parseWith(ZRenameTagSchema, { name: args.name }, "INVALID_BODY");
-      return { json: { tag: await renameTag(db, { id, userId: user.userId, input }) } };
+      return { json: { tag: await renameTag(db, { id, userId: user.userId, author: agentAuthor("mcp", user), input }) } };
     },
   },
   {
@@ -314,7 +314,7 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
     destructive: true,
     async run(args, { user, db }) {
       const id = tagId(args);
-      await deleteTag(db, { id, userId: user.userId });
+      await deleteTag(db, { id, userId: user.userId, author: agentAuthor("mcp", user) });
       return { json: { deleted: id } };
     },
   },

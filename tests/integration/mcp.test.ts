@@ -293,6 +293,9 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
 
     expect(ok(await call(client, "delete_tag", { id: tag.id }))).toEqual({ deleted: tag.id });
     expect((await stack.api(`/api/notes/${note.id}`, { token: user.token() })).body.note.tags).toEqual([]);
+    // The note lost a tag: its newest revision says the MCP agent did it.
+    const revisions = (await stack.api(`/api/notes/${note.id}/revisions`, { token: user.token() })).body.revisions;
+    expect(revisions[0].author.kind).toBe("mcp");
     expect(ok(await call(client, "list_tags"))).toEqual({ tags: [other] });
     expect((await call(client, "delete_tag", { id: tag.id })).structuredContent).toEqual({ status: 404, error: "Tag not found" });
   });
