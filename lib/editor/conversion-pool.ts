@@ -65,7 +65,7 @@ function getPool(): Piscina {
       filename: worker.url,
       minThreads: threads,
       maxThreads: threads,
-      // Workers stay warm: loading BlockNote and its DOM takes most of a second.
+      // Workers stay warm: loading the editor's schema and the Markdown converter takes a good part of a second.
       idleTimeout: 10 * 60_000,
       // A young generation of 16 MB rather than 32: its pages stay in the
       // server's memory between jobs. In soaks of 100 KB notes the worker's

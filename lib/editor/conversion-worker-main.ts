@@ -49,11 +49,9 @@ function takeGc(): (() => void) | null {
 }
 const collectGarbage = takeGc();
 // A job that leaves more than this in the heap is followed by a collection.
-// A freshly loaded worker uses about 20 MB; a 100 KB Markdown note leaves
-// 44–58 MB in use (a collection would take 30–40 ms and leave about 26 MB), so
-// only larger jobs are followed by one. Collecting above 32 MB, after every
-// such note, was no better in a 10-minute soak: server RSS 325–441 MB against
-// 267–352 MB, with fewer writes and reads served.
+// Chosen (and soaked) with the DOM-based converter, when a 100 KB note left
+// 44–58 MB in use; today's converter leaves about 5–20 MB (npm run bench's
+// conversion table), so a collection follows only pathological jobs.
 const COLLECT_ABOVE_BYTES = 64 * 1024 * 1024;
 
 type Job = { task: Parameters<typeof runConversion>[0]; started: MessagePort } | { warm: true };

@@ -61,6 +61,7 @@ export class MarkdownBlockError extends Error {
 }
 
 const BLOCK_COMMENT = "notes:block";
+const BLOCK_COMMENT_LINE = new RegExp(`^<!-- ${BLOCK_COMMENT} ([^\\n]*) -->$`);
 const CHILDREN_OPEN = "<!-- notes:children -->";
 const CHILDREN_CLOSE = "<!-- notes:/children -->";
 /** Deepest nesting of Markdown containers read (a note's content is refused far sooner, at CONTENT_LIMITS.maxDepth). */
@@ -612,7 +613,7 @@ class Reader {
   private html(value: string): Block[] {
     const trimmed = value.trim();
     if (isBreakTag(trimmed)) return [this.block("paragraph", NO_PROPS, [])];
-    const comment = new RegExp(`^<!-- ${BLOCK_COMMENT} ([^\\n]*) -->$`).exec(trimmed);
+    const comment = BLOCK_COMMENT_LINE.exec(trimmed);
     if (comment) {
       try {
         return [JSON.parse(comment[1]!) as Block];

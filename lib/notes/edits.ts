@@ -123,7 +123,7 @@ async function readState(db: DbClient, { id, userId }: { id: string; userId: str
   return row && { title: row.title, content: row.content, version: row.version, tagIds: row.tag_ids };
 }
 
-/** Converts each operation's Markdown to blocks in the conversion pool; Markdown BlockNote cannot convert is a 400 naming it. */
+/** Converts each operation's Markdown to blocks in the conversion pool; Markdown that cannot be converted is a 400 naming it. */
 async function prepareOperations(operations: TEditOperation[]): Promise<Prepared[]> {
   operations.forEach((op, index) => {
     try {

@@ -14,7 +14,7 @@ const { runConversion, closeConversionPool } = await import("@/lib/editor/conver
 
 describe("conversion pool", () => {
   beforeAll(async () => {
-    // Warm: the first worker loads BlockNote and its DOM.
+    // Warm: the first worker loads the editor's schema and the converter.
     await runConversion({ kind: "markdown", markdown: "warm" }, "Markdown");
   });
   afterAll(() => closeConversionPool());
