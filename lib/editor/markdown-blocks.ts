@@ -22,6 +22,7 @@
  */
 import MarkdownIt, { type Token } from "markdown-it";
 import { partialBlockProblem, storedBlockProblem } from "./block-shape";
+import { parseLinkLabel } from "./markdown-it-link-label";
 import { codeSpan, scanDelims, strikethrough, strikethroughPairs, table } from "./markdown-it-rules";
 import { writeMarkdown, type Flow, type List, type ListItem, type Phrasing, type TableNode } from "./markdown-writer";
 import { noteSchema } from "./schema";
@@ -401,25 +402,33 @@ function leaves(text: StyledText): Phrasing[] {
 /**
  * CommonMark with GitHub's tables and strikethrough; no linkify (a bare URL
  * stays text). Link addresses are kept as written (no percent-encoding, any
- * scheme), as the editor stores them.
+ * scheme), as the editor stores them. A new parser on each call (the tests
+ * set one beside markdown-it's own parseLinkLabel).
  */
-const parser = new MarkdownIt("commonmark").enable(["table", "strikethrough"]);
-// Not in the options' types, but read by the parser (the preset's 20 is shallower than notes nest).
-(parser.options as { maxNesting?: number }).maxNesting = MAX_NESTING;
-parser.validateLink = () => true;
-parser.normalizeLink = (url) => url;
-parser.normalizeLinkText = (text) => text;
+export function markdownParser(): MarkdownIt {
+  const parser = new MarkdownIt("commonmark").enable(["table", "strikethrough"]);
+  // Not in the options' types, but read by the parser (the preset's 20 is shallower than notes nest).
+  (parser.options as { maxNesting?: number }).maxNesting = MAX_NESTING;
+  parser.validateLink = () => true;
+  parser.normalizeLink = (url) => url;
+  parser.normalizeLinkText = (text) => text;
+  // As GitHub's parser reads code spans, strikethrough and table rows wider than their header (markdown-it-rules.ts).
+  parser.inline.ruler.at("backticks", codeSpan);
+  parser.inline.ruler.at("strikethrough", strikethrough);
+  parser.inline.ruler2.at("strikethrough", strikethroughPairs);
+  parser.block.ruler.at("table", table, { alt: ["paragraph", "reference"] });
+  class GithubInlineState extends parser.inline.State {}
+  GithubInlineState.prototype.scanDelims = scanDelims;
+  parser.inline.State = GithubInlineState;
+  // Escapes and entities stay tokens of their own: the reader joins adjacent text itself.
+  parser.core.ruler.disable("text_join");
+  // markdown-it's answers in linear time on text full of brackets (markdown-it-link-label.ts).
+  parser.helpers.parseLinkLabel = parseLinkLabel;
+  return parser;
+}
+
+const parser = markdownParser();
 const unescapeAll = (text: string) => parser.utils.unescapeAll(text);
-// As GitHub's parser reads code spans, strikethrough and table rows wider than their header (markdown-it-rules.ts).
-parser.inline.ruler.at("backticks", codeSpan);
-parser.inline.ruler.at("strikethrough", strikethrough);
-parser.inline.ruler2.at("strikethrough", strikethroughPairs);
-parser.block.ruler.at("table", table, { alt: ["paragraph", "reference"] });
-class GithubInlineState extends parser.inline.State {}
-GithubInlineState.prototype.scanDelims = scanDelims;
-parser.inline.State = GithubInlineState;
-// Escapes and entities stay tokens of their own: the reader joins adjacent text itself.
-parser.core.ruler.disable("text_join");
 
 /** A block token with the tokens it opens, as a tree. */
 type FlowNode = { type: string; token: Token; children: FlowNode[] };
