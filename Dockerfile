@@ -11,7 +11,7 @@
 # tests/e2e/deploy.test.ts builds the same folder (npm run build:standalone)
 # and runs it the same way, as an unprivileged user with only these variables.
 
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1
 COPY package.json package-lock.json .npmrc ./
@@ -22,7 +22,7 @@ RUN npm ci --no-fund --no-audit
 COPY . .
 RUN npm run build:standalone
 
-FROM node:20-bookworm-slim AS run
+FROM node:22-bookworm-slim AS run
 WORKDIR /app
 # One malloc arena instead of glibc's eight per core: each thread's arena keeps
 # the memory it freed (scripts/lib/server-options.ts has the measurement).

@@ -1,5 +1,5 @@
 // npm run build:identity: the identity service and its CLI (identity/cli.ts)
-// as one file for Node 20, dist/identity.mjs, which needs nothing installed
+// as one file for Node 22, dist/identity.mjs, which needs nothing installed
 // beside it. identity/Dockerfile runs this; docs/deploy.md runs the file.
 import path from "node:path";
 import { build } from "esbuild";
@@ -13,7 +13,7 @@ await build({
   bundle: true,
   platform: "node",
   format: "esm",
-  target: "node20",
+  target: "node22",
   tsconfig: path.join(root, "tsconfig.json"),
   // Bundled CommonJS still calls require for Node's own modules.
   banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },

@@ -43,7 +43,7 @@ export async function copyServerlessBuild(buildDir: string = path.join(ROOT, SER
     bundle: true,
     platform: "node",
     format: "esm",
-    target: "node20",
+    target: "node22",
     banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
     logLevel: "warning",
   });

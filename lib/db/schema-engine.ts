@@ -69,8 +69,8 @@ export async function withSchemaEngine<T>(
 // The engine logs JSON lines about its own progress; commands report through their results and errors.
 function ignoreEngineLog(): void {}
 
-// The package's ESM entry imports the .wasm file as a module, which Node 20
-// cannot do, so the bytes are instantiated here the way that entry would.
+// The package's ESM entry imports the .wasm file as a module, which Node 22
+// does not do without a flag, so the bytes are instantiated here the way that entry would.
 function loadEngineModule(): Promise<void> {
   engineModuleReady ??= instantiateEngine().catch((error: unknown) => {
     engineModuleReady = undefined;

@@ -12,7 +12,7 @@ async function bundleForNode(root: string, entry: string, outfile: string): Prom
     bundle: true,
     platform: "node",
     format: "esm",
-    target: "node20",
+    target: "node22",
     tsconfig: path.join(root, "tsconfig.json"),
     packages: "external",
     logLevel: "warning",
