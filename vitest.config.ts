@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 
 /** The layers that need no build and no server: pure code, the data layer on real databases, the identity service. */
 const FAST = ["tests/unit/**/*.test.ts", "tests/db/**/*.test.ts", "tests/identity/**/*.test.ts"];
+/** The route handlers called in the test's process (tests/helpers/in-process-app.ts) on real databases: no build. */
+const API = ["tests/api/**/*.test.ts"];
 /** The layers that run the production build: route handlers over HTTP, a real browser, whole deployments. */
 const APP = ["tests/integration/**/*.test.ts", "tests/browser/**/*.test.ts", "tests/e2e/**/*.test.ts"];
 
@@ -39,6 +41,8 @@ export default defineConfig({
     projects: [
       // `npm run test:fast`: the loop between edits.
       { extends: true, test: { name: "fast", include: FAST } },
+      // Also in `npm run test:fast`.
+      { extends: true, test: { name: "api", include: API } },
       // Built once per run, before any of these files (tests/helpers/global-setup.ts).
       { extends: true, test: { name: "app", include: APP, globalSetup: ["tests/helpers/global-setup.ts"] } },
     ],

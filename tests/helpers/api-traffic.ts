@@ -5,7 +5,8 @@ import { OpenApiResponseValidator } from "./openapi-validator";
 /**
  * Every response the tests receive from an app they started is checked
  * against the OpenAPI document (tests/helpers/check-api-traffic.ts wraps
- * fetch; startTestApp registers the app's origin here). Violations fail the
+ * fetch; startTestApp registers the app's origin here, and an in-process
+ * app its origin and handler, so its responses take the same path). Violations fail the
  * test that caused them; counts go to one file per test file, summed at the
  * end of the run.
  */
@@ -22,6 +23,20 @@ const origins = new Set<string>();
 let validator: OpenApiResponseValidator | undefined;
 const violations: string[] = [];
 export const trafficStats: TrafficStats = { operation: 0, outside: 0, skipped: 0, violations: 0, checkMs: 0 };
+
+/** Apps whose route handlers run in this process (tests/helpers/in-process-app.ts), by origin. */
+const inProcess = new Map<string, (request: Request) => Promise<Response>>();
+
+/** Answers requests to this URL's origin with `handle` instead of the network (undefined: no longer). */
+export function serveOriginInProcess(url: string, handle: ((request: Request) => Promise<Response>) | undefined): void {
+  if (handle) inProcess.set(new URL(url).origin, handle);
+  else inProcess.delete(new URL(url).origin);
+}
+
+/** The in-process app serving this URL, if any. */
+export function inProcessHandler(url: URL): ((request: Request) => Promise<Response>) | undefined {
+  return inProcess.get(url.origin);
+}
 
 /** Checks the API responses of the app at this URL from now on. */
 export function registerApiOrigin(url: string): void {

@@ -1,15 +1,17 @@
 import { afterAll, afterEach, expect } from "vitest";
-import { isCheckedUrl, recordResponse, takeViolations, trafficStats, TRAFFIC_DIR_ENV, writeTrafficStats } from "./api-traffic";
+import { inProcessHandler, isCheckedUrl, recordResponse, takeViolations, trafficStats, TRAFFIC_DIR_ENV, writeTrafficStats } from "./api-traffic";
 
 // A setup file of every test file: wraps fetch so that each response from an
 // app the tests started (the API client, the MCP SDK's transport, a raw
-// fetch) is checked against the OpenAPI document. Other origins pass through
-// untouched.
+// fetch) is checked against the OpenAPI document. Requests to an app whose
+// route handlers run in this process are answered by them (in-process-app.ts).
+// Other origins pass through untouched.
 const originalFetch = globalThis.fetch;
 
 globalThis.fetch = async function checkedFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
-  const response = await originalFetch(input, init);
   const request = input instanceof Request ? input : undefined;
+  const handle = inProcessHandler(new URL(request?.url ?? String(input)));
+  const response = handle ? await handle(new Request(input, init)) : await originalFetch(input, init);
   const url = new URL(response.redirected ? response.url : request?.url ?? String(input));
   if (!isCheckedUrl(url)) return response;
   const method = response.redirected ? "GET" : (init?.method ?? request?.method ?? "GET").toUpperCase();

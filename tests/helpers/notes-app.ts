@@ -3,6 +3,7 @@ import { createUser } from "@/lib/users/mutations";
 import { apiClient } from "./api-client";
 import { testEnv, type TestDbKind } from "./env";
 import { startFakeIdentity, type FakeIdentity } from "./fake-identity";
+import { startInProcessApp, type InProcessApp } from "./in-process-app";
 import { startPgbouncer, type Pgbouncer } from "./pgbouncer";
 import { startTestApp, type TestApp } from "./test-app";
 import { createTestDatabase, type TestDatabase } from "./test-db";
@@ -21,8 +22,11 @@ type TestNote = {
   tags: { id: string; name: string }[];
 };
 
-export type NotesStack = {
-  app: TestApp;
+/** The app of a stack: a production server process (TestApp), or its route handlers in the test's process (InProcessApp). */
+type StackApp = { url: string; output(): string; stop(): Promise<void> };
+
+export type NotesStack<App extends StackApp = TestApp> = {
+  app: App;
   identity: FakeIdentity;
   database: TestDatabase;
   /** With TEST_PGBOUNCER=1 (or `pgbouncer: true`), the transaction-mode pooler the app reaches PostgreSQL through. */
@@ -42,10 +46,26 @@ export type NotesStack = {
  * production app on top, for one test file. Accounts are seeded before the app
  * starts because the embedded database belongs to one process at a time.
  */
-export async function startNotesStack(
+export function startNotesStack(kind: TestDbKind, options: StackOptions = {}): Promise<NotesStack> {
+  return startStack(kind, options, startTestApp);
+}
+
+type StackOptions = { users?: number; env?: Record<string, string>; pgbouncer?: boolean };
+
+/**
+ * The same stack with the app's route handlers called in the test's own
+ * process (tests/helpers/in-process-app.ts) instead of a server process: the
+ * same database, fake identity service, accounts and API client, no build.
+ */
+function startApiStack(kind: TestDbKind, options: StackOptions = {}): Promise<NotesStack<InProcessApp>> {
+  return startStack(kind, options, startInProcessApp);
+}
+
+async function startStack<App extends StackApp>(
   kind: TestDbKind,
-  options: { users?: number; env?: Record<string, string>; pgbouncer?: boolean } = {},
-): Promise<NotesStack> {
+  options: StackOptions,
+  startApp: (env: Record<string, string>) => Promise<App>,
+): Promise<NotesStack<App>> {
   const identity = await startFakeIdentity();
   const database = await createTestDatabase(kind);
   const count = options.users ?? 30;
@@ -56,7 +76,7 @@ export async function startNotesStack(
     return { users: created, unverified: pending };
   });
   const pgbouncer = kind === "postgres" && (options.pgbouncer ?? testEnv.TEST_PGBOUNCER) ? await startPgbouncer(database.url) : undefined;
-  const app = await startTestApp({
+  const app = await startApp({
     DATABASE_URL: pgbouncer ? pgbouncer.appUrl(database.url) : database.url,
     IDENTITY_API_URL: identity.url,
     IDENTITY_PARTNER_KEY: identity.partnerKey,
@@ -95,16 +115,25 @@ export async function startNotesStack(
  * The stack for one `describe` block: started before its tests, stopped after
  * them. The handle it returns is usable inside the tests and hooks.
  */
-export function useNotesStack(kind: TestDbKind, options: Parameters<typeof startNotesStack>[1] = {}): NotesStack {
-  let stack: NotesStack | undefined;
+export function useNotesStack(kind: TestDbKind, options: StackOptions = {}): NotesStack {
+  return useStack(() => startNotesStack(kind, options));
+}
+
+/** useNotesStack with the route handlers in the test's process (startApiStack). */
+export function useApiStack(kind: TestDbKind, options: StackOptions = {}): NotesStack<InProcessApp> {
+  return useStack(() => startApiStack(kind, options));
+}
+
+function useStack<Stack extends NotesStack<StackApp>>(start: () => Promise<Stack>): Stack {
+  let stack: Stack | undefined;
   beforeAll(async () => {
-    stack = await startNotesStack(kind, options);
+    stack = await start();
   });
   afterAll(() => stack?.stop());
-  return new Proxy({} as NotesStack, {
-    get(_, key: keyof NotesStack) {
+  return new Proxy({} as Stack, {
+    get(_, key) {
       if (!stack) throw new Error("The notes stack is used before its beforeAll hook ran");
-      return stack[key];
+      return stack[key as keyof Stack];
     },
   });
 }
