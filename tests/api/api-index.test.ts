@@ -6,12 +6,12 @@ import { describe, expect, it } from "vitest";
 import { ERROR_STATUS } from "@/lib/errors";
 import { API_ROUTES } from "@/lib/api/routes";
 import { ZListNotesQuerySchema } from "@/lib/notes/schemas";
-import { useNotesStack } from "@/tests/helpers/notes-app";
+import { useApiStack } from "@/tests/helpers/notes-app";
 import { ROOT } from "@/tests/helpers/test-app";
 
 // The index and the document do not touch the database: one kind is enough.
 describe("GET /api, /api/openapi.json, and requests no route answers", () => {
-  const stack = useNotesStack("pglite", { users: 12 });
+  const stack = useApiStack("pglite", { users: 12 });
 
   it("GET /api lists every endpoint of the route table", async () => {
     const res = await stack.api("/api", { token: stack.freshUser().token() });

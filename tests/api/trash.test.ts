@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+import { useApiStack, type SeededUser } from "@/tests/helpers/notes-app";
 
 const MISSING_ID = "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10";
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe.each(TEST_DB_KINDS)("trash: /api/trash (%s)", (kind) => {
-  const stack = useNotesStack(kind);
+  const stack = useApiStack(kind);
 
   const create = (user: SeededUser, body: Record<string, unknown>) => stack.createNote(user, body);
   const tag = async (user: SeededUser, name: string) => (await stack.api("/api/tags", { method: "POST", token: user.token(), json: { name } })).body.tag;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { waitFor } from "@/scripts/lib/processes";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+import { useApiStack, type SeededUser } from "@/tests/helpers/notes-app";
 
 const MISSING_ID = "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10";
 
 describe.each(TEST_DB_KINDS)("/api/notes/{id} (%s)", (kind) => {
-  const stack = useNotesStack(kind);
+  const stack = useApiStack(kind);
 
   const create = (user: SeededUser, body: Record<string, unknown> = { title: "A note" }) => stack.createNote(user, body);
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { useNotesStack } from "@/tests/helpers/notes-app";
+import { useApiStack } from "@/tests/helpers/notes-app";
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe.each(TEST_DB_KINDS)("POST /api/notes (%s)", (kind) => {
-  const stack = useNotesStack(kind);
+  const stack = useApiStack(kind);
 
   it("creates a note: 201 with { note }, trimmed title, defaults, equal timestamps", async () => {
     const user = stack.freshUser();

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+import { useApiStack, type SeededUser } from "@/tests/helpers/notes-app";
 
 describe.each(TEST_DB_KINDS)("GET /api/notes (%s)", (kind) => {
-  const stack = useNotesStack(kind);
+  const stack = useApiStack(kind);
 
   const create = (user: SeededUser, body: Record<string, unknown>) => stack.createNote(user, body);
   const list = (user: SeededUser, query = "") => stack.api(`/api/notes${query}`, { token: user.token() });

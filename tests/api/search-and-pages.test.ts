@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "@/bench/generate";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+import { useApiStack, type SeededUser } from "@/tests/helpers/notes-app";
 
 describe.each(TEST_DB_KINDS)("search through the token index, counters and cursors (%s)", (kind) => {
-  const stack = useNotesStack(kind, { users: 12 });
+  const stack = useApiStack(kind, { users: 12 });
 
   const create = (user: SeededUser, body: Record<string, unknown>) => stack.createNote<{ id: string; title: string; updatedAt: string }>(user, body);
   const search = async (user: SeededUser, query: string) => {

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+import { useApiStack, type SeededUser } from "@/tests/helpers/notes-app";
 
 type Note = { id: string; title: string; pinned: boolean; updatedAt: string };
 
 describe.each(TEST_DB_KINDS)("pinned notes (%s)", (kind) => {
-  const stack = useNotesStack(kind);
+  const stack = useApiStack(kind);
 
   const create = (user: SeededUser, body: Record<string, unknown>) => stack.createNote<Note>(user, body);
   const patch = (user: SeededUser, id: string, json: unknown, headers: Record<string, string> = {}) =>

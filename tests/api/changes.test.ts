@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
 import { useMcpClients } from "@/tests/helpers/mcp-client";
-import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+import { useApiStack, type SeededUser } from "@/tests/helpers/notes-app";
 
 type Change = { entity: "note" | "tag"; action: string; id: string; version?: number; at: string };
 type Feed = { changes: Change[]; cursor: string; hasMore: boolean };
 
 describe.each(TEST_DB_KINDS)("change feed: GET /api/changes and recent_changes (%s)", (kind) => {
-  const stack = useNotesStack(kind, { users: 20 });
+  const stack = useApiStack(kind, { users: 20 });
   const connect = useMcpClients(() => stack.app.url);
 
   async function changes(user: SeededUser, query: string): Promise<Feed> {

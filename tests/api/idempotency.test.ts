@@ -3,13 +3,13 @@ import type { DbHandle } from "@/lib/db/client";
 import { idempotent } from "@/lib/idempotency/idempotency";
 import { createUser } from "@/lib/users/mutations";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+import { useApiStack, type SeededUser } from "@/tests/helpers/notes-app";
 import { createMemoryDb } from "@/tests/helpers/test-db";
 
 const REUSED = "Idempotency-Key was already used with a different request body; use a new key for a new request";
 
 describe.each(TEST_DB_KINDS)("Idempotency-Key on creates (%s)", (kind) => {
-  const stack = useNotesStack(kind);
+  const stack = useApiStack(kind);
 
   const post = (user: SeededUser, path: string, json: unknown, key?: string) =>
     stack.api(path, { method: "POST", token: user.token(), json, headers: key === undefined ? {} : { "idempotency-key": key } });

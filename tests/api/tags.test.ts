@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+import { useApiStack, type SeededUser } from "@/tests/helpers/notes-app";
 
 describe.each(TEST_DB_KINDS)("/api/tags (%s)", (kind) => {
-  const stack = useNotesStack(kind);
+  const stack = useApiStack(kind);
 
   const createTag = (user: SeededUser, name: unknown) =>
     stack.api("/api/tags", { method: "POST", token: user.token(), json: { name } });

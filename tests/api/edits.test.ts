@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { contentToText } from "@/lib/editor/content-text";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+import { useApiStack, type SeededUser } from "@/tests/helpers/notes-app";
 import { heading, paragraph, richNotes } from "@/tests/helpers/rich-notes";
 
 type Block = { id: string; type: string; props?: Record<string, unknown>; content?: unknown; children?: Block[] };
@@ -10,7 +10,7 @@ type Block = { id: string; type: string; props?: Record<string, unknown>; conten
 const MISSING_ID = "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10";
 
 describe.each(TEST_DB_KINDS)("targeted edits: POST /api/notes/{id}/edits (%s)", (kind) => {
-  const stack = useNotesStack(kind, { users: 40 });
+  const stack = useApiStack(kind, { users: 40 });
 
   const create = (user: SeededUser, body: Record<string, unknown>) => stack.createNote<{ id: string; title: string; content: Block[]; contentText: string; tags: { id: string }[] }>(user, body);
   const edit = (user: SeededUser, id: string, operations: unknown[], headers: Record<string, string> = {}) =>
@@ -319,7 +319,7 @@ describe.each(TEST_DB_KINDS)("targeted edits: POST /api/notes/{id}/edits (%s)", 
 });
 
 describe.each(TEST_DB_KINDS)("PATCH with contentMarkdown keeps the blocks it did not change (%s)", (kind) => {
-  const stack = useNotesStack(kind);
+  const stack = useApiStack(kind);
 
   /** The note's body as Markdown, as an agent reads it: the title heading comes off before writing back. */
   async function bodyMarkdown(user: SeededUser, id: string, title: string) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
 import { paragraphWithId } from "@/tests/helpers/rich-notes";
 import { useMcpClients } from "@/tests/helpers/mcp-client";
-import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+import { useApiStack, type SeededUser } from "@/tests/helpers/notes-app";
 
 const MISSING_ID = "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10";
 
@@ -11,7 +11,7 @@ const paragraph = paragraphWithId;
 type ToolResult = { content: { type: string; text: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
 
 describe.each(TEST_DB_KINDS)("revisions: /api/notes/{id}/revisions and the MCP history tools (%s)", (kind) => {
-  const stack = useNotesStack(kind);
+  const stack = useApiStack(kind);
   const connect = useMcpClients(() => stack.app.url);
 
   async function mcp(user: SeededUser, name: string, args: Record<string, unknown>): Promise<ToolResult> {

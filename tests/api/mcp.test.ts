@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontex
 import { describe, expect, it } from "vitest";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
 import { useMcpClients } from "@/tests/helpers/mcp-client";
-import { useNotesStack } from "@/tests/helpers/notes-app";
+import { useApiStack } from "@/tests/helpers/notes-app";
 
 type ToolResult = {
   content: { type: string; text: string }[];
@@ -33,7 +33,7 @@ const TOOLS = [
 ];
 
 describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
-  const stack = useNotesStack(kind);
+  const stack = useApiStack(kind);
   const connect = useMcpClients(() => stack.app.url);
 
 
