@@ -1,9 +1,6 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { waitFor } from "@/scripts/lib/processes";
-import { SERVER_ENV } from "@/scripts/lib/server-options";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { useNotesStack, type SeededUser } from "@/tests/helpers/notes-app";
+import { useApiStack, type SeededUser } from "@/tests/helpers/notes-app";
 
 // Each construct as written, as the note's Markdown gives it back (its list
 // marker and table padding), and the block types it must become.
@@ -45,7 +42,7 @@ const MALFORMED = [
 ];
 
 describe.each(TEST_DB_KINDS)("Markdown in and out (%s)", (kind) => {
-  const stack = useNotesStack(kind);
+  const stack = useApiStack(kind);
 
   async function create(user: SeededUser, json: Record<string, unknown>) {
     const res = await stack.api("/api/notes", { method: "POST", token: user.token(), json });
@@ -54,23 +51,6 @@ describe.each(TEST_DB_KINDS)("Markdown in and out (%s)", (kind) => {
   }
 
   const markdownOf = (user: SeededUser, id: string) => stack.api(`/api/notes/${id}?format=markdown`, { token: user.token() });
-
-  it("converts in the worker `npm run build` bundled into the build, not the checkout's TypeScript", async () => {
-    // Logged once, as the server starts its pool (at startup).
-    const started = /"event":"conversion\.pool_started","threads":\d+,"worker":"(\w+)"/;
-    await waitFor(() => started.test(stack.app.output()), { timeoutMs: 10_000, message: () => `${started} in:\n${stack.app.output()}` });
-    expect(started.exec(stack.app.output())?.[1]).toBe("bundled");
-  });
-
-  it("serves from the entry `npm run build` bundled, with no compiler loaded and the server's malloc settings", () => {
-    const proc = `/proc/${stack.app.pid}`;
-    const args = readFileSync(`${proc}/cmdline`, "utf8").split("\0").filter(Boolean);
-    expect(args.at(-1)).toMatch(/\/serve\.mjs$/);
-    expect(args.join(" ")).not.toMatch(/tsx/);
-    // Neither tsx's compiler nor Next's native one (which a TypeScript config would load).
-    expect(readFileSync(`${proc}/maps`, "utf8")).not.toMatch(/esbuild|swc/);
-    expect(readFileSync(`${proc}/environ`, "utf8").split("\0")).toEqual(expect.arrayContaining(Object.entries(SERVER_ENV).map(([name, value]) => `${name}=${value}`)));
-  });
 
   describe("POST /api/notes with contentMarkdown, then GET as Markdown", () => {
     it.each(ROUND_TRIPS)("keeps %s", async (_name, input, expected, types) => {
