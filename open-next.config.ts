@@ -17,8 +17,10 @@ const config = {
   },
   dangerous: { disableIncrementalCache: true, disableTagCache: true },
   // Only `next build`: the conversion worker is bundled into the function
-  // afterwards (scripts/build-serverless.ts), not beside a `.next` build.
-  buildCommand: "node node_modules/next/dist/bin/next build",
+  // afterwards (scripts/build-serverless.ts), not beside a `.next` build. Given
+  // a build made already with standalone output (the tests' own), OpenNext
+  // packages that one instead of building again.
+  buildCommand: process.env.SERVERLESS_PREBUILT === "1" ? "true" : "node node_modules/next/dist/bin/next build",
 } satisfies OpenNextConfig;
 
 export default config;

@@ -42,9 +42,11 @@ function copySources(root: string, to: string): void {
 /**
  * Builds the function. OpenNext builds in the app's `.next` (it takes no other
  * folder), so it runs in a copy of the checkout: the checkout's own `.next`
- * (the tests', a running server's) is left alone.
+ * (the tests', a running server's) is left alone. With `prebuilt` (a dist
+ * folder built with standalone output, as the tests build theirs), that build
+ * is copied in and packaged, not built again.
  */
-export async function buildServerless(options: { root: string; outDir?: string; log?: (line: string) => void }): Promise<string> {
+export async function buildServerless(options: { root: string; outDir?: string; prebuilt?: string; log?: (line: string) => void }): Promise<string> {
   const { root } = options;
   const log = options.log ?? (() => undefined);
   const outDir = path.resolve(root, options.outDir ?? SERVERLESS_DIR);
@@ -52,10 +54,16 @@ export async function buildServerless(options: { root: string; outDir?: string; 
   try {
     log(`copying the sources into ${source}`);
     copySources(root, source);
+    if (options.prebuilt) {
+      const prebuilt = path.resolve(root, options.prebuilt);
+      if (!fs.existsSync(path.join(prebuilt, "standalone", "server.js"))) throw new Error(`${options.prebuilt} holds no standalone build to package`);
+      log(`using the build in ${options.prebuilt}`);
+      fs.cpSync(prebuilt, path.join(source, ".next"), { recursive: true, verbatimSymlinks: true, filter: (file) => path.relative(prebuilt, file) !== "cache" });
+    }
     log("open-next build");
     const result = spawnSync(process.execPath, [path.join(source, "node_modules/@opennextjs/aws/dist/index.js"), "build"], {
       cwd: source,
-      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: ".next", NEXT_OUTPUT: "" },
+      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: ".next", NEXT_OUTPUT: "", SERVERLESS_PREBUILT: options.prebuilt ? "1" : "" },
       encoding: "utf8",
       maxBuffer: 64 * 1024 * 1024,
     });

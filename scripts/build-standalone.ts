@@ -14,8 +14,8 @@ import { assertNoLocalData } from "@/scripts/lib/build-contents";
 /** Packages that read their own .wasm/.data files next to their code: copied, not bundled. */
 const UNBUNDLED = ["@electric-sql/pglite", "@prisma/schema-engine-wasm"];
 
-/** Where the tests build it, beside their own `.next`. */
-export const TEST_STANDALONE_DIST = ".next-standalone";
+/** The tests' own build, made with standalone output (tests/helpers/global-setup.ts). */
+export const TEST_STANDALONE_DIST = ".next";
 
 export function standaloneDir(distDir: string): string {
   return path.join(distDir, "standalone");
@@ -48,7 +48,7 @@ export async function buildStandalone(options: { root: string; distDir: string; 
     bundle: true,
     platform: "node",
     format: "esm",
-    target: "node20",
+    target: "node22",
     tsconfig: path.join(root, "tsconfig.json"),
     external: UNBUNDLED,
     // Bundled CommonJS (pg and friends) still calls require for Node's own modules.
