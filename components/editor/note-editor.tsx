@@ -13,6 +13,7 @@ import { draftMatches, readDraft, removeDraft, type NoteDraft } from "@/componen
 import { DraftBanner, SaveFailureAlert } from "@/components/editor/save-failure";
 import { SaveStatusIndicator } from "@/components/editor/save-status";
 import { useNoteSaver } from "@/components/editor/use-note-saver";
+import { useNewNote, type TypedDraft } from "@/components/shell/new-note";
 import { TagPicker } from "@/components/tags/tag-picker";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ArrowLeftIcon, HistoryIcon, PinIcon, TrashIcon } from "@/components/ui/icons";
@@ -59,6 +60,7 @@ function textDiffersFromBody(note: Pick<EditorNote, "content" | "contentText">):
 
 export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNote; allTags: TTag[]; now: number }) {
   const router = useRouter();
+  const { take: takeTyped, owns: draftOwns } = useNewNote();
   const [title, setTitle] = useState(note.title);
   const [tags, setTags] = useState<TTag[]>(note.tags);
   const [pinned, setPinned] = useState(note.pinned);
@@ -75,6 +77,8 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
   /** Unsaved changes from an earlier visit, found in this browser and shown in the editor. */
   const [restored, setRestored] = useState<NoteDraft | null>(null);
   const handle = useRef<BlockEditorHandle | null>(null);
+  /** The body's editor once it exists (the new note's draft hands over to it then). */
+  const [blockEditor, setBlockEditor] = useState<NoteBlockEditor | null>(null);
   /** A restored body waiting for the editor to exist. */
   const pendingBody = useRef<unknown[] | null>(null);
   const titleInput = useRef<HTMLTextAreaElement>(null);
@@ -118,6 +122,8 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
 
   /** Deletes the note if it is still the untouched new note (and nobody else wrote to it since: the delete is conditional on its version). */
   const discardIfUntouched = useCallback(async (): Promise<boolean> => {
+    // Left before its editor took over from the new note's draft: the draft saves what was typed or deletes it.
+    if (draftOwns(note.id)) return false;
     if (!untouched.current || saver.hasUnsaved() || saver.version() !== note.version) return false;
     untouched.current = false;
     sessionStorage.removeItem(newKey);
@@ -125,7 +131,41 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
     if (result?.discarded) removeDraft(note.id);
     return result?.discarded ?? false;
     // eslint-disable-next-line react-hooks/exhaustive-deps -- saver's functions read refs
-  }, [newKey, note.id, note.version]);
+  }, [draftOwns, newKey, note.id, note.version]);
+
+  /**
+   * What was typed in the new note's draft before this editor existed, put
+   * here with the caret where it was (at the end of its line in the body),
+   * in the same moment the draft goes: the next key lands here.
+   */
+  const continueTyped = useCallback(
+    (editor: NoteBlockEditor, typed: TypedDraft) => {
+      const titleField = titleInput.current;
+      if (typed.title) {
+        state.current = { ...state.current, title: typed.title };
+        setTitle(typed.title);
+        // The field has it now, not at React's next render, so the caret can go where it was.
+        if (titleField) titleField.value = typed.title;
+        markChanged("title");
+      }
+      if (typed.body) {
+        handle.current?.load([], typed.body);
+        markChanged("content");
+      }
+      if (typed.focus === "title" || !titleField) {
+        titleField?.focus();
+        // Nothing typed in the title yet: "Untitled" is selected, to be typed over, as on any new note.
+        if (typed.title) titleField?.setSelectionRange(typed.selectionStart, typed.selectionEnd);
+        else titleField?.select();
+        return;
+      }
+      const lines = typed.body.slice(0, typed.selectionStart).split("\n");
+      const block = editor.document[lines.length - 1] ?? editor.document.at(-1);
+      if (block) editor.setTextCursorPosition(block, lines.at(-1) === "" ? "start" : "end");
+      editor.focus();
+    },
+    [markChanged],
+  );
 
   const onReady = useCallback((editor: NoteBlockEditor) => {
     handle.current = {
@@ -150,6 +190,7 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
       handle.current.load(pendingBody.current, "");
       pendingBody.current = null;
     }
+    setBlockEditor(editor);
   }, []);
 
   const onBodyChange = useCallback(() => {
@@ -234,9 +275,19 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
   // A new, empty note starts with its title selected (once: server re-renders pass a new `note` object).
   useEffect(() => {
     const empty = note.title === UNTITLED && !note.contentText.trim() && (!Array.isArray(note.content) || note.content.length === 0);
-    if (empty) titleInput.current?.select();
+    // Not while the new note's draft has the focus: it hands it over when this editor is ready.
+    if (empty && !draftOwns(note.id)) titleInput.current?.select();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per mount: server re-renders pass a new `note` object
   }, []);
+
+  // A new note typed into before its editor loaded: what was typed moves here once the body's editor exists.
+  // After the effects above (a cached editor is ready before they run), so they never undo the handover.
+  useEffect(() => {
+    if (!blockEditor) return;
+    const typed = takeTyped(note.id);
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the typed title comes from the draft, outside React, once
+    if (typed) continueTyped(blockEditor, typed);
+  }, [blockEditor, continueTyped, note.id, takeTyped]);
 
   // The title wraps: the field grows to show every line (where CSS field-sizing is not supported).
   useLayoutEffect(() => {

@@ -1,8 +1,8 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { createContext, useCallback, useContext, useEffect, useRef, useState, useTransition, type ReactNode } from "react";
-import { createNoteAction } from "@/lib/notes/actions";
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { useNewNote } from "@/components/shell/new-note";
 
 /** Set before navigating to /notes so its search box takes the focus once it mounts. */
 export const FOCUS_SEARCH_FLAG = "notes:focus-search";
@@ -34,7 +34,7 @@ function focusSearch(router: ReturnType<typeof useRouter>) {
 export function KeyboardShortcuts({ children }: { children: ReactNode }) {
   const router = useRouter();
   const [helpOpen, setHelpOpen] = useState(false);
-  const [, startTransition] = useTransition();
+  const { start: startNewNote } = useNewNote();
   const dialog = useRef<HTMLDialogElement>(null);
   const showHelp = useCallback(() => setHelpOpen(true), []);
 
@@ -50,7 +50,8 @@ export function KeyboardShortcuts({ children }: { children: ReactNode }) {
       if (mod || event.altKey || isTyping(event.target) || document.querySelector("dialog[open]")) return;
       if (event.key === "n" || event.key === "N") {
         event.preventDefault();
-        startTransition(() => createNoteAction());
+        // Does nothing while a note is being made: its draft has the keys.
+        startNewNote();
       } else if (event.key === "/") {
         event.preventDefault();
         focusSearch(router);
@@ -66,7 +67,7 @@ export function KeyboardShortcuts({ children }: { children: ReactNode }) {
       window.removeEventListener("keydown", onKeyDown);
       delete document.documentElement.dataset.shortcuts;
     };
-  }, [router]);
+  }, [router, startNewNote]);
 
   useEffect(() => {
     const element = dialog.current;

@@ -1,13 +1,27 @@
 "use client";
 
 import { useFormStatus } from "react-dom";
+import { useNewNote } from "@/components/shell/new-note";
 import { PlusIcon } from "@/components/ui/icons";
 import { createNoteAction } from "@/lib/notes/actions";
 
 function SubmitButton({ label, showShortcut, compact }: { label: string; showShortcut: boolean; compact: boolean }) {
-  const { pending } = useFormStatus();
+  const { pending: posted } = useFormStatus();
+  const { start, creating } = useNewNote();
+  const pending = posted || creating;
   return (
-    <button type="submit" className="btn btn-primary" disabled={pending} aria-keyshortcuts="N" aria-label={compact ? label : undefined}>
+    <button
+      type="submit"
+      className="btn btn-primary"
+      disabled={pending}
+      aria-keyshortcuts="N"
+      aria-label={compact ? label : undefined}
+      onClick={(event) => {
+        // Once the page runs, the note to type in shows at once (see NewNoteProvider); the form is for before that.
+        event.preventDefault();
+        start();
+      }}
+    >
       <PlusIcon />
       <span className={compact ? "hide-sm" : undefined}>{pending ? "Creating…" : label}</span>
       {showShortcut ? (
@@ -19,7 +33,7 @@ function SubmitButton({ label, showShortcut, compact }: { label: string; showSho
   );
 }
 
-/** Creates an empty note and opens it (also on the N key, see KeyboardShortcuts). */
+/** Opens a new, empty note to type in at once (also on the N key, see KeyboardShortcuts). */
 export function NewNoteButton({ label = "New note", showShortcut = true, compact = false }: { label?: string; showShortcut?: boolean; compact?: boolean }) {
   return (
     <form action={createNoteAction}>

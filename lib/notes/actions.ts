@@ -33,6 +33,26 @@ export async function createNoteAction(): Promise<void> {
   redirect(`/notes/${note.id}?${NEW_NOTE_PARAM}=1`);
 }
 
+type StartNoteResult = { ok: true; id: string; version: number } | { ok: false; message: string };
+
+/**
+ * Creates an empty note for "New note" in a running page, which takes typing
+ * at once and opens the note once it exists (see NewNoteProvider); the form
+ * falls back to createNoteAction before the page has hydrated.
+ */
+export async function startNoteAction(): Promise<StartNoteResult> {
+  const user = await getCurrentUser();
+  if (!user) return { ok: false, message: signedOut.message };
+  try {
+    const { note, version } = await createNote(await getDb(), { userId: user.id, author: personAuthor(user), input: { title: UNTITLED, content: [], contentText: "" } });
+    return { ok: true, id: note.id, version };
+  } catch (err) {
+    const reference = randomUUID().slice(0, 8);
+    log.error("note.create_failed", { reference, code: err instanceof AppError ? err.code : undefined, cause: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+    return { ok: false, message: `The note could not be made: the server failed (reference ${reference}). What you typed is still here; try again.` };
+  }
+}
+
 const ZSaveNoteSchema = z.object({
   id: z.guid(),
   /** The version the editor's text is based on: the write happens only if the note is still there. */

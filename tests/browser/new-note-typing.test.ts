@@ -1,0 +1,206 @@
+import type { Page, Request, Route } from "playwright-core";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { screenshot, startBrowserStack, type BrowserStack } from "@/tests/helpers/browser";
+
+// Nothing typed is lost, at any speed: keys typed from the moment "New note"
+// is pressed land in the new note, in order, however slowly the server
+// creates it. Each trial clicks New note and types at once, as a person does
+// who knows where the focus goes: the title, Enter, then the body.
+describe("typing straight after New note", () => {
+  let stack: BrowserStack;
+  let page: Page;
+  const person = { email: "kai@example.com", password: "kai-password" };
+  const token = () => stack.tokenFor(person.email);
+  const TRIALS = 20;
+  /** Every trial set's characters lost, reported at the end. */
+  const report: string[] = [];
+
+  beforeAll(async () => {
+    stack = await startBrowserStack({ accounts: [person] });
+    ({ page } = await stack.newPage());
+    await stack.signIn(page, person);
+  });
+  afterAll(async () => {
+    if (report.length > 0) process.stdout.write(`Characters lost per trial set:\n${report.join("\n")}\n`);
+    await stack?.stop();
+  });
+
+  type NoteText = { title: string; contentText: string };
+  const noteList = async () => (await stack.api("/api/notes?limit=100", { token: token() })).body.notes as (NoteText & { id: string })[];
+
+  /** Characters of `expected` missing from `actual` (the length of `expected` less their longest common subsequence). */
+  function charactersLost(expected: string, actual: string): number {
+    let previous: number[] = new Array<number>(actual.length + 1).fill(0);
+    for (const a of expected) {
+      const row: number[] = [0];
+      for (let j = 1; j <= actual.length; j++) row[j] = a === actual[j - 1] ? previous[j - 1]! + 1 : Math.max(previous[j]!, row[j - 1]!);
+      previous = row;
+    }
+    return expected.length - previous[actual.length]!;
+  }
+
+  /**
+   * Holds the request that creates the note (a server action posted from the
+   * notes list) until `release` is called: the server answers only once the
+   * person has typed everything.
+   */
+  async function holdCreate(): Promise<{ release: () => void; held: Promise<void>; answered: () => Promise<void>; stop: () => Promise<void> }> {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let arrived = () => {};
+    const held = new Promise<void>((resolve) => (arrived = resolve));
+    /** The held request, until it has gone on to the server. */
+    let holding: Promise<void> | null = null;
+    let request: Request | null = null;
+    const pattern = /\/notes(\?.*)?$/;
+    const handler = async (route: Route) => {
+      if (route.request().method() !== "POST" || !route.request().headers()["next-action"]) return route.continue();
+      request = route.request();
+      arrived();
+      holding = released.then(() => route.continue());
+      await holding;
+    };
+    await page.route(pattern, handler);
+    return {
+      release,
+      held,
+      answered: async () => {
+        await held;
+        await request!.response();
+      },
+      stop: async () => {
+        await holding;
+        await page.unroute(pattern, handler);
+      },
+    };
+  }
+
+  async function runTrials(name: string, delay: number, slow: boolean): Promise<number[]> {
+    const lost: number[] = [];
+    for (let trial = 0; trial < TRIALS; trial++) {
+      // The title and body have the shortcut keys in them: N, / and ? must be typed, not obeyed.
+      const title = `N${trial} new /? note`;
+      const body = `nine notes, ${delay} ms n`;
+      await page.goto("/notes");
+      // The list is ready for a person: the button works and the shortcuts listen.
+      await page.locator("html[data-shortcuts=ready]").waitFor({ state: "attached" });
+      const before = new Set((await noteList()).map((note) => note.id));
+      const hold = slow ? await holdCreate() : null;
+
+      await page.getByRole("button", { name: "New note" }).first().click();
+      await page.keyboard.type(title, { delay });
+      await page.keyboard.press("Enter");
+      await page.keyboard.type(body, { delay });
+      if (hold) {
+        await hold.held;
+        if (trial === 0) await screenshot(page, `new-note-typing-${name}-before-created`);
+        hold.release();
+      }
+
+      // The note made in this trial, once its saved text stops changing towards what was typed.
+      const expected = `${title}\n${body}`;
+      let latest = "";
+      await expect
+        .poll(
+          async () => {
+            const made = (await noteList()).filter((note) => !before.has(note.id));
+            latest = made.map((note) => `${note.title}\n${note.contentText}`).join("\n");
+            return made.length === 1 ? latest : null;
+          },
+          { timeout: 5_000 },
+        )
+        .toBe(expected)
+        .catch(() => {});
+      lost.push(charactersLost(expected, latest));
+      if (trial === 0) await screenshot(page, `new-note-typing-${name}`);
+      await hold?.stop();
+    }
+    report.push(`  ${name}: ${lost.join(" ")} (total ${lost.reduce((sum, n) => sum + n, 0)})`);
+    return lost;
+  }
+
+  it("at 20 ms a key, every key lands in the new note, in order", async () => {
+    expect(await runTrials("20ms", 20, false)).toEqual(new Array(TRIALS).fill(0));
+  }, 600_000);
+
+  it("at 80 ms a key, every key lands in the new note, in order", async () => {
+    expect(await runTrials("80ms", 80, false)).toEqual(new Array(TRIALS).fill(0));
+  }, 600_000);
+
+  it("at 20 ms a key with the server answering the create only after the last key, none is lost", async () => {
+    expect(await runTrials("20ms-slow-server", 20, true)).toEqual(new Array(TRIALS).fill(0));
+  }, 600_000);
+
+  it("at 80 ms a key with the server answering the create only after the last key, none is lost", async () => {
+    expect(await runTrials("80ms-slow-server", 80, true)).toEqual(new Array(TRIALS).fill(0));
+  }, 600_000);
+
+  it("no trial made more than its one note, and none is left Untitled", async () => {
+    const notes = await noteList();
+    expect(notes.length).toBe(4 * TRIALS);
+    expect(notes.filter((note) => note.title === "Untitled")).toEqual([]);
+  });
+
+  describe("while the note is being made", () => {
+    let before: Set<string>;
+    const made = async () => (await noteList()).filter((note) => !before.has(note.id));
+
+    beforeEach(async () => {
+      await page.goto("/notes");
+      await page.locator("html[data-shortcuts=ready]").waitFor({ state: "attached" });
+      before = new Set((await noteList()).map((note) => note.id));
+    });
+
+    it("N does nothing: one press of New note makes one note", async () => {
+      const hold = await holdCreate();
+      await page.getByRole("button", { name: "New note" }).first().click();
+      await hold.held;
+      await page.locator("#new-note-title").blur();
+      await page.keyboard.press("n");
+      await page.keyboard.press("N");
+      hold.release();
+      await page.waitForURL(/\/notes\/[0-9a-f-]{36}$/);
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("note-title");
+      expect((await made()).length).toBe(1);
+      await hold.stop();
+      // Left untouched, it goes as any new note does.
+      await page.locator(".editor-bar").getByRole("link", { name: "Notes" }).click();
+      await page.waitForURL(/\/notes$/);
+      await expect.poll(async () => (await made()).length).toBe(0);
+    });
+
+    it("left through a link before it exists, untouched, it leaves nothing behind", async () => {
+      const hold = await holdCreate();
+      await page.getByRole("button", { name: "New note" }).first().click();
+      await hold.held;
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Tags" }).click();
+      await page.waitForURL(/\/tags$/);
+      hold.release();
+      await hold.answered();
+      await hold.stop();
+      // The note the server made once the person had gone is deleted again.
+      await expect.poll(async () => (await made()).length, { timeout: 10_000 }).toBe(0);
+      expect((await stack.api("/api/trash", { token: token() })).body.total).toBe(0);
+    });
+
+    it("left with Back before it exists, with a title typed, the note keeps the title", async () => {
+      // Back from the list goes to the tags page, inside the app.
+      await page.goto("/tags");
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Notes" }).click();
+      await page.waitForURL(/\/notes$/);
+      const hold = await holdCreate();
+      await page.getByRole("button", { name: "New note" }).first().click();
+      await page.keyboard.type("Kept on the way out");
+      await page.keyboard.press("Enter");
+      await page.keyboard.type("with its body");
+      await hold.held;
+      await page.goBack();
+      await page.waitForURL(/\/tags$/);
+      hold.release();
+      await hold.stop();
+      await expect
+        .poll(async () => (await made()).map((note) => `${note.title}|${note.contentText}`), { timeout: 10_000 })
+        .toEqual(["Kept on the way out|with its body"]);
+    });
+  });
+});
