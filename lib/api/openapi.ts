@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { API_ROUTES, ZJsonRpcErrorSchema, type ApiRequestHeader, type ApiResponse, type ApiResponseHeader, type ApiRoute } from "@/lib/api/routes";
+import type { ApiRequestHeader, ApiResponse, ApiResponseHeader, ApiRoute } from "@/lib/api/operation";
+import { API_ROUTES, ZJsonRpcErrorSchema } from "@/lib/api/routes";
 import { SESSION_TOKEN_HEADER } from "@/lib/auth/authenticate";
 import { API_NAME, API_VERSION } from "@/lib/api/meta";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";

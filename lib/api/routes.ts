@@ -6,61 +6,17 @@ import {
   ZNoteBlocksResponseSchema,
   ZNoteFormatQuerySchema,
   ZNoteListResponseSchema,
-  ZNoteModifiedResponseSchema,
   ZNoteResponseSchema,
   ZUpdateNoteSchema,
 } from "@/lib/notes/schemas";
-import { ZCreateTagSchema, ZRenameTagSchema, ZTagListResponseSchema, ZTagResponseSchema } from "@/lib/tags/schemas";
+import type { ApiRoute, HttpMethod } from "@/lib/api/operation";
+import { createTagOperation, deleteTagOperation, listTagsOperation, renameTagOperation } from "@/lib/api/operations/tags";
+import { BODY_TOO_LARGE, CONVERSION_OVER_BUDGET, CONVERSION_QUEUE_FULL, KEY_REUSED, noteModified } from "@/lib/api/responses";
 import { ZAttachmentResponseSchema, ZUploadQuerySchema } from "@/lib/attachments/schemas";
 import { ACCEPTED_TYPES } from "@/lib/attachments/types";
 import { ZChangesQuerySchema, ZChangesResponseSchema } from "@/lib/changes/schemas";
 import { ZListRevisionsQuerySchema, ZRevisionListResponseSchema, ZRevisionResponseSchema } from "@/lib/revisions/schemas";
 import { ZListTrashQuerySchema, ZTrashListResponseSchema } from "@/lib/trash/schemas";
-
-export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
-
-/** Request headers a route reads beyond the session token (described in lib/api/openapi.ts). */
-export type ApiRequestHeader = "If-Match" | "If-None-Match" | "Idempotency-Key";
-/** Response headers a route may send. */
-export type ApiResponseHeader = "ETag" | "Idempotent-Replayed" | "RateLimit" | "RateLimit-Policy" | "Retry-After";
-
-/** A response described beyond its JSON body. */
-export type ApiResponse = {
-  /** JSON body schema (null: no body, or the shared error body for 4xx/5xx). */
-  body: z.ZodType | null;
-  description?: string;
-  /** Also offered as `text/markdown` (Accept header or ?format=markdown). */
-  markdown?: boolean;
-  /** Bytes of these media types, rather than JSON (an attachment). */
-  binary?: readonly string[];
-  headers?: readonly ApiResponseHeader[];
-};
-
-export type ApiRoute = {
-  method: HttpMethod;
-  /** Stable name for generated clients; derived from method and path when absent. */
-  operationId?: string;
-  /** OpenAPI-style path: `/api/notes/{id}`. */
-  path: string;
-  description: string;
-  query?: z.ZodObject;
-  body?: z.ZodType;
-  /** A body of bytes (an upload) instead of JSON: the media types it may be. */
-  rawBody?: { types: readonly string[]; description: string };
-  headers?: readonly ApiRequestHeader[];
-  /**
-   * Status → response body schema (null: no body), or a fuller ApiResponse.
-   * Success statuses and route-specific failures (409, 412, 422) go here;
-   * the failures every route of its kind can answer (400, 401, 404, 413, 415,
-   * 500, 503, …) are added from lib/errors.ts's ERROR_STATUS by
-   * lib/api/openapi.ts.
-   */
-  responses: Record<number, z.ZodType | null | ApiResponse>;
-  /** Statuses the MCP transport itself answers, with a JSON-RPC error body rather than `{ error }`. */
-  jsonRpcErrors?: readonly number[];
-  /** Answers without a session token. */
-  public?: boolean;
-};
 
 const ZJsonRpcIdSchema = z.union([z.string(), z.number()]);
 
@@ -94,18 +50,6 @@ const ZMcpResponseSchema = z
  * (a test holds them to it), GET /api lists them and /api/openapi.json
  * describes them from the same schemas that validate requests.
  */
-// Responses more than one operation declares, in the same words.
-const BODY_TOO_LARGE = { body: null, description: "Request body over 1 MiB" } as const satisfies ApiResponse;
-const CONVERSION_QUEUE_FULL = "No conversion worker was free in time; retry after Retry-After seconds";
-const CONVERSION_OVER_BUDGET = "went over its time or memory budget (the error names the limit)";
-const KEY_REUSED = "The Idempotency-Key was already used with a different request body";
-const noteModified = (nothing: "written" | "deleted") =>
-  ({
-    body: ZNoteModifiedResponseSchema,
-    description: `The note changed since the If-Match version; nothing was ${nothing}`,
-    headers: ["ETag"],
-  }) as const satisfies ApiResponse;
-
 export const API_ROUTES = [
   {
     method: "GET",
@@ -306,43 +250,10 @@ export const API_ROUTES = [
     description: "Remove one deleted note from the trash for good.",
     responses: { 204: null, 404: null },
   },
-  {
-    method: "GET",
-    path: "/api/tags",
-    operationId: "listTags",
-    description: "List your tags by name.",
-    responses: { 200: ZTagListResponseSchema },
-  },
-  {
-    method: "POST",
-    path: "/api/tags",
-    operationId: "createTag",
-    description: "Create a tag; names are unique per user, case-insensitively. An Idempotency-Key makes retries safe.",
-    body: ZCreateTagSchema,
-    headers: ["Idempotency-Key"],
-    responses: {
-      201: { body: ZTagResponseSchema, headers: ["Idempotent-Replayed"] },
-      409: null,
-      422: { body: null, description: KEY_REUSED },
-    },
-  },
-  {
-    method: "PATCH",
-    path: "/api/tags/{id}",
-    operationId: "renameTag",
-    description:
-      "Rename a tag; the same rules as a create, so a name you already have (in any case) is a 409. Notes keep the tag; each note carrying it gets a new version (its ETag changes, so If-Match with the ETag from before is a 412) and is listed as updated in the change feed.",
-    body: ZRenameTagSchema,
-    responses: { 200: ZTagResponseSchema, 404: null, 409: null },
-  },
-  {
-    method: "DELETE",
-    path: "/api/tags/{id}",
-    operationId: "deleteTag",
-    description:
-      "Delete a tag and remove it from your notes; each note that carried it gets a new version (its ETag changes, so If-Match with the ETag from before is a 412) and is listed as updated in the change feed.",
-    responses: { 204: null, 404: null },
-  },
+  listTagsOperation,
+  createTagOperation,
+  renameTagOperation,
+  deleteTagOperation,
   {
     method: "POST",
     path: "/api/attachments",
