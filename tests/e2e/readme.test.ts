@@ -14,8 +14,10 @@ import { findSystemBinary, requireSystemBinary } from "@/tests/helpers/system";
 import { run } from "@/tests/identity/helpers";
 import { interruptGroup, killDevRuns, killGroup, makeDevStackDir, ROOT, spawnNpmRunDev, type DevProcess } from "./helpers";
 
-// The README's shell blocks, pasted in order into one shell against a fresh
-// `npm run dev`, as a newcomer would. Every ```sh/```bash block carries a
+// The shell blocks of the README and of the docs it leads to (DEV_DOCS),
+// pasted in order into one shell against a fresh `npm run dev`, as a newcomer
+// would, and docs/deploy.md's as a partner developer would (below). Every
+// ```sh/```bash block carries a
 // `<!-- readme-test: <name> -->` line right above it: `skip (why)` for blocks
 // that are not meant to run against the dev stack, else a name this file
 // checks the block's output under. A block without one fails the test, so a
@@ -24,17 +26,18 @@ import { interruptGroup, killDevRuns, killGroup, makeDevStackDir, ROOT, spawnNpm
 const START_TIMEOUT_MS = 90_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-type Block = { name: string; code: string; line: number };
+type Block = { name: string; code: string; line: number; file: string };
 
-/** The fenced sh/bash blocks of a Markdown text with the marker above each. */
-function readmeShellBlocks(markdown: string): { run: Block[]; skipped: Block[]; unmarked: Block[] } {
+/** The fenced sh/bash blocks of a Markdown file with the marker above each. */
+function readmeShellBlocks(file: string): { run: Block[]; skipped: Block[]; unmarked: Block[] } {
+  const markdown = fs.readFileSync(path.join(ROOT, file), "utf8");
   const lines = markdown.split("\n");
   const result = { run: [] as Block[], skipped: [] as Block[], unmarked: [] as Block[] };
   for (let i = 0; i < lines.length; i++) {
     const fence = /^```(\w*)\s*$/.exec(lines[i]!);
     if (!fence) continue;
     const end = lines.indexOf("```", i + 1);
-    const block = { name: "", code: lines.slice(i + 1, end).join("\n"), line: i + 1 };
+    const block = { name: "", code: lines.slice(i + 1, end).join("\n"), line: i + 1, file };
     if (fence[1] === "sh" || fence[1] === "bash") {
       const marker = /^<!-- readme-test: (\S+)(?: \(.*\))? -->$/.exec(lines[i - 1] ?? "");
       if (!marker) result.unmarked.push(block);
@@ -110,7 +113,7 @@ const EXPECTATIONS: Record<string, (ctx: Ctx) => void> = {
 async function runBlocks(
   blocks: Block[],
   expectations: Record<string, (ctx: Ctx) => void>,
-  options: { env: Record<string, string>; rewrite?: (code: string) => string; prelude?: string[]; file?: string; context?: () => string },
+  options: { env: Record<string, string>; rewrite?: (code: string) => string; prelude?: string[]; context?: () => string },
 ): Promise<string[]> {
   const script = [
     "set -euo pipefail",
@@ -138,7 +141,7 @@ async function runBlocks(
     try {
       expectations[block.name]!({ stdout, stderr, lines });
     } catch (error) {
-      failures.push(`${options.file ?? "README"} block "${block.name}" (line ${block.line}) printed:\n${stdout}\n${stderr}\n${(error as Error).message}`);
+      failures.push(`${block.file} block "${block.name}" (line ${block.line}) printed:\n${stdout}\n${stderr}\n${(error as Error).message}`);
     }
   }
   return failures;
@@ -177,21 +180,30 @@ afterAll(async () => {
   await temp?.remove();
 });
 
-// The README's blocks are bash with curl, as a reader's terminal has them.
+// The blocks are bash with curl, as a reader's terminal has them.
 const tools = [findSystemBinary("bash"), findSystemBinary("curl")];
 const haveTools = tools.every((tool) => requireSystemBinary(tool, "README blocks against npm run dev"));
 
-describe("README", () => {
-  const blocks = readmeShellBlocks(fs.readFileSync(path.join(ROOT, "README.md"), "utf8"));
+/**
+ * The README and the docs whose blocks run against `npm run dev`, in reading
+ * order: docs/api.md goes on from the README's first agent call, in the same
+ * shell (its blocks use the README's account and each other's variables).
+ */
+const DEV_DOCS = ["README.md", "docs/api.md", "docs/using.md"];
+
+describe("README and the docs against npm run dev", () => {
+  const files = DEV_DOCS.map(readmeShellBlocks);
+  const blocks = { run: files.flatMap((file) => file.run), unmarked: files.flatMap((file) => file.unmarked) };
 
   it("marks every shell block as run or skipped, and this test knows every run block", () => {
-    expect(blocks.unmarked.map((block) => `line ${block.line}`)).toEqual([]);
+    expect(blocks.unmarked.map((block) => `${block.file} line ${block.line}`)).toEqual([]);
     expect(blocks.run.map((block) => block.name).filter((name) => !EXPECTATIONS[name])).toEqual([]);
-    expect(blocks.run.length).toBeGreaterThanOrEqual(Object.keys(EXPECTATIONS).length);
+    // Each name once: the output of each block is found by its name.
+    expect(blocks.run.map((block) => block.name).sort()).toEqual(Object.keys(EXPECTATIONS).sort());
   });
 
   it.skipIf(!haveTools)(
-    "its shell blocks run in order against a fresh npm run dev, each printing what the README says; the first run is quiet",
+    "their shell blocks run in order against a fresh npm run dev, each printing what its page says; the first run is quiet",
     async () => {
       const dev = await startDev();
       // npm's complaints about this machine's own npm settings are not the project's output.
@@ -245,8 +257,7 @@ const DEPLOY_EXPECTATIONS: Record<string, (ctx: Ctx) => void> = {
 };
 
 describe("docs/deploy.md", () => {
-  const file = path.join(ROOT, "docs/deploy.md");
-  const blocks = readmeShellBlocks(fs.readFileSync(file, "utf8"));
+  const blocks = readmeShellBlocks("docs/deploy.md");
   const postgres = testEnv.TEST_DATABASE_URL;
   const serverless = path.join(serverFunctionDir(path.join(ROOT, SERVERLESS_DIR)), "index.mjs");
   const ready = Boolean(postgres) && fs.existsSync(PGBOUNCER_BIN) && fs.existsSync(serverless);
@@ -272,7 +283,6 @@ describe("docs/deploy.md", () => {
       let port = await freePort();
       while (!(await isPortFree(port + 1))) port = await freePort();
       const failures = await runBlocks(blocks.run, DEPLOY_EXPECTATIONS, {
-        file: "docs/deploy.md",
         env: {
           HOME: home.dir,
           DATABASE_URL: bouncer.appUrl(direct.toString()),
