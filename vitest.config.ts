@@ -38,13 +38,15 @@ export default defineConfig({
     // own servers and databases, so the suite takes about half as long, and every test
     // also runs on a loaded machine.
     maxWorkers: 2,
+    // Each layer's wall time, printed after the run (the layers run one after another).
+    reporters: ["default", "./tests/helpers/layer-times.ts"],
     projects: [
       // `npm run test:fast`: the loop between edits.
-      { extends: true, test: { name: "fast", include: FAST } },
+      { extends: true, test: { name: "fast", include: FAST, sequence: { groupOrder: 0 } } },
       // Also in `npm run test:fast`.
-      { extends: true, test: { name: "api", include: API } },
+      { extends: true, test: { name: "api", include: API, sequence: { groupOrder: 1 } } },
       // Built once per run, before any of these files (tests/helpers/global-setup.ts).
-      { extends: true, test: { name: "app", include: APP, globalSetup: ["tests/helpers/global-setup.ts"] } },
+      { extends: true, test: { name: "app", include: APP, globalSetup: ["tests/helpers/global-setup.ts"], sequence: { groupOrder: 2 } } },
     ],
   },
 });
