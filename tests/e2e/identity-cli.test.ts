@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { PortInUseError, startIdentityServer } from "@/identity/server";
 import { IdentityStore } from "@/identity/store";
 import { listUsers } from "@/identity/users";
-import { childEnv, mintToken, onCleanup, postVerify, ROOT, run, runCleanups, runIdentityCli, startTestService, tempDir } from "./helpers";
+import { childEnv, mintToken, onCleanup, postVerify, ROOT, run, runCleanups, runIdentityCli, startTestService, tempDir } from "@/tests/identity/helpers";
 
 afterEach(runCleanups);
 

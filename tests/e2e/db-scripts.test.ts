@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openPglite } from "@/lib/db/pglite";
-import { migrationNames } from "./migrated-schema";
+import { migrationNames } from "@/tests/db/migrated-schema";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 

@@ -6,7 +6,7 @@ import { startIdentityServer } from "@/identity/server";
 import { revokeUserKey } from "@/identity/users";
 import { spawn } from "node:child_process";
 import { findSystemBinary, requireSystemBinary } from "@/tests/helpers/system";
-import { childEnv, postVerify, ROOT, run, runAgentCli, runCleanups, startSeededService, tempDir } from "./helpers";
+import { childEnv, postVerify, ROOT, run, runAgentCli, runCleanups, startSeededService, tempDir } from "@/tests/identity/helpers";
 
 // util-linux's `script` gives the tool a terminal, as a person's shell does.
 const scriptBinary = findSystemBinary("script", { install: "apt-get install util-linux" });
