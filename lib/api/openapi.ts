@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ApiRequestHeader, ApiResponse, ApiResponseHeader, ApiRoute } from "@/lib/api/operation";
-import { API_ROUTES, ZJsonRpcErrorSchema } from "@/lib/api/routes";
+import { ZJsonRpcErrorSchema } from "@/lib/api/operations/mcp";
+import { API_ROUTES } from "@/lib/api/routes";
 import { SESSION_TOKEN_HEADER } from "@/lib/auth/authenticate";
 import { API_NAME, API_VERSION } from "@/lib/api/meta";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
@@ -248,7 +249,7 @@ function operation(route: ApiRoute): JsonSchema {
 /** OpenAPI 3.1 document built from the route table and its zod schemas. */
 export function buildOpenApiDocument(serverUrl: string): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const route of API_ROUTES as readonly ApiRoute[]) {
+  for (const route of API_ROUTES) {
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
   }
   return {

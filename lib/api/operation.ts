@@ -6,7 +6,7 @@ import { methodNotAllowedError, toErrorResponse } from "@/lib/errors";
 import { parseId, parseJsonBody, parseQuery } from "@/lib/http";
 import { readIdempotencyKey } from "@/lib/idempotency/idempotency";
 
-export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
 /** Request headers a route reads beyond the session token (described in lib/api/openapi.ts). */
 export type ApiRequestHeader = "If-Match" | "If-None-Match" | "Idempotency-Key";
@@ -25,7 +25,7 @@ export type ApiResponse = {
   headers?: readonly ApiResponseHeader[];
 };
 
-/** What the OpenAPI document and the `/api` index say of an operation. */
+/** What the OpenAPI document and the API index say of an operation. */
 export type ApiRoute = {
   method: HttpMethod;
   /** Stable name for generated clients; derived from method and path when absent. */
@@ -64,7 +64,7 @@ export type Operation = ApiRoute & {
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /** What an operation's `run` receives: the request as parsed by its definition, and whom it acts for. */
-export type RunArgs<Q, B, K extends string> = {
+type RunArgs<Q, B, K extends string> = {
   req: Request;
   /** The path's ids, checked and lower-cased. */
   params: Record<K, string>;
@@ -93,7 +93,7 @@ type OperationDefinition<Q extends z.ZodObject | undefined, B extends z.ZodType 
  * Defines an endpoint once: the route handler (behind withAuth) parses the
  * path's ids, the query, a declared Idempotency-Key and the JSON body, in that
  * order, and hands them to `run`; the rest describes it to the OpenAPI
- * document, the `/api` index and the route files (lib/api/routes.ts).
+ * document, the API index and the route files (lib/api/routes.ts).
  */
 export function defineOperation<Q extends z.ZodObject | undefined = undefined, B extends z.ZodType | undefined = undefined, K extends string = never>(
   definition: OperationDefinition<Q, B, K>,

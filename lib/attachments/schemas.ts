@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { ATTACHMENT_PATH } from "@/lib/api/operations/paths";
 
 /** Where an attachment is served, relative to the API's base URL. */
-export const attachmentUrl = (id: string) => `/api/attachments/${id}`;
+export const attachmentUrl = (id: string) => ATTACHMENT_PATH.replace("{id}", id);
 
 export const ZUploadQuerySchema = z.object({
   name: z

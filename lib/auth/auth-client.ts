@@ -4,13 +4,15 @@
  * included. A few lines of our own rather than the auth library's client,
  * whose bundle carries the library's server-side setting names.
  */
+import { AUTH_BASE_PATH } from "@/lib/api/operations/paths";
+
 type AuthFailure = { status: number; code?: string; message?: string };
 export type AuthResult = { data: Record<string, unknown> | null; error: AuthFailure | null };
 
 async function post(path: string, body: Record<string, unknown> = {}): Promise<AuthResult> {
   let response: Response;
   try {
-    response = await fetch(`/api/auth${path}`, {
+    response = await fetch(`${AUTH_BASE_PATH}${path}`, {
       method: "POST",
       credentials: "same-origin",
       headers: { "content-type": "application/json" },

@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
+import { AUTH_BASE_PATH } from "@/lib/api/operations/paths";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
 import { getDb, type Db } from "@/lib/db/client";
@@ -46,7 +47,7 @@ function createAuth(db: Db, env: Env) {
     appName: "Notes",
     // Links in emails start with this, never with a request's Host or X-Forwarded-Host.
     baseURL: appOrigin(env),
-    basePath: "/api/auth",
+    basePath: AUTH_BASE_PATH,
     secret: authSecret(env),
     database: prismaAdapter(db, { provider: "postgresql", transaction: true }),
     trustedOrigins: trustedOrigins(env),

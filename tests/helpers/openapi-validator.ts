@@ -1,3 +1,5 @@
+// The route table's modules are the app's (some import next/server): first, as in Next's server, the AsyncLocalStorage its request scope is made of.
+import "next/dist/server/node-environment-baseline.js";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { buildOpenApiDocument } from "@/lib/api/openapi";

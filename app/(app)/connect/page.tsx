@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { CodeBlock } from "@/components/connect/code-block";
+import { getApiIndexOperation, getOpenApiDocumentOperation } from "@/lib/api/operations/api";
 import { getPublicBaseUrl, requireUser } from "@/lib/auth/current-user";
 import { PageHeader } from "@/components/ui/page-header";
 
@@ -72,13 +73,12 @@ export default async function ConnectPage() {
         <h2>Reference</h2>
         <ul>
           <li>
-            {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- /api is a route handler answering JSON, not a page */}
-            <a href="/api">
-              <code>/api</code>
+            <a href={getApiIndexOperation.path}>
+              <code>{getApiIndexOperation.path}</code>
             </a>{" "}
             lists every endpoint, and{" "}
-            <a href="/api/openapi.json">
-              <code>/api/openapi.json</code>
+            <a href={getOpenApiDocumentOperation.path}>
+              <code>{getOpenApiDocumentOperation.path}</code>
             </a>{" "}
             is the OpenAPI 3.1 description. Both need the <code>x-session-token</code> header too, so opened directly in the browser they answer
             401; fetch them with a token:

@@ -1,16 +1,6 @@
-import { answerOptions, methodNotAllowed } from "@/lib/api/method-not-allowed";
-import { buildOpenApiDocument } from "@/lib/api/openapi";
-import { withAuth } from "@/lib/auth/with-auth";
-import { appOrigin } from "@/lib/auth/origin";
-import { jsonResponse } from "@/lib/errors";
+import { routeHandlers } from "@/lib/api/operation";
+import { getOpenApiDocumentOperation } from "@/lib/api/operations/api";
 
 export const dynamic = "force-dynamic";
 
-// GET /api/openapi.json – OpenAPI 3.1 document from the route table's zod schemas
-export const GET = withAuth(async () => jsonResponse(buildOpenApiDocument(appOrigin())));
-
-export const POST = methodNotAllowed("/api/openapi.json");
-export const PUT = methodNotAllowed("/api/openapi.json");
-export const PATCH = methodNotAllowed("/api/openapi.json");
-export const DELETE = methodNotAllowed("/api/openapi.json");
-export const OPTIONS = answerOptions("/api/openapi.json");
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers(getOpenApiDocumentOperation);

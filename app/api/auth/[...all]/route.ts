@@ -1,3 +1,4 @@
+import { AUTH_BASE_PATH } from "@/lib/api/operations/paths";
 import { AUTH_PATHS, CLIENT_ADDRESS_HEADER, getAuth } from "@/lib/auth/auth";
 import { clientAddress } from "@/lib/auth/client-address";
 import { authOperation, limitAuthRequest } from "@/lib/auth/limits";
@@ -10,7 +11,6 @@ import { BodyTooLargeError, readBodyText } from "@/lib/request-body";
 
 export const dynamic = "force-dynamic";
 
-const BASE_PATH = "/api/auth";
 // Auth bodies are an email and a password or a token; anything far larger is not one of ours.
 const MAX_AUTH_BODY_CHARS = 16 * 1024;
 // The limit counts characters (UTF-16 units), and UTF-8 spends at most 3 bytes
@@ -59,7 +59,7 @@ function warnUnknownAddress(): void {
 /** The endpoint below /api/auth, in the form the limits name it: lower case, no trailing or doubled slashes. */
 function authPath(req: Request): string {
   const pathname = new URL(req.url).pathname.toLowerCase().replace(/\/{2,}/g, "/").replace(/\/+$/, "");
-  return pathname.startsWith(BASE_PATH) ? pathname.slice(BASE_PATH.length) || "/" : pathname;
+  return pathname.startsWith(AUTH_BASE_PATH) ? pathname.slice(AUTH_BASE_PATH.length) || "/" : pathname;
 }
 
 /**

@@ -1,0 +1,67 @@
+import { defineOperation } from "@/lib/api/operation";
+import { ATTACHMENT_PATH } from "@/lib/api/operations/paths";
+import { attachmentLimitText, storeAttachment } from "@/lib/attachments/mutations";
+import { readAttachment } from "@/lib/attachments/queries";
+import { ZAttachmentResponseSchema, ZUploadQuerySchema } from "@/lib/attachments/schemas";
+import { ACCEPTED_TYPES, isImageType } from "@/lib/attachments/types";
+import { getEnv } from "@/lib/env";
+import { AppError, jsonResponse, MESSAGES } from "@/lib/errors";
+import { matchesIfNoneMatch } from "@/lib/http";
+import { BodyTooLargeError, readBodyBytes } from "@/lib/request-body";
+
+export const uploadAttachmentOperation = defineOperation({
+  method: "POST",
+  path: "/api/attachments",
+  operationId: "uploadAttachment",
+  description: `Store an image or file for a note: the raw bytes as the body, with their Content-Type, and ?name= for its file name. Its type is decided by its bytes (a declared type they contradict is refused with what they are). Accepted: ${ACCEPTED_TYPES.join(", ")}; at most ATTACHMENT_MAX_BYTES (10 MB by default). Answers its url, to fetch it with the same session token, and Markdown that shows it in a note.`,
+  query: ZUploadQuerySchema,
+  rawBody: { types: ACCEPTED_TYPES, description: "The file's bytes." },
+  responses: { 201: ZAttachmentResponseSchema },
+  // An agent with its session token, or the person in the browser (pasting or dropping into a note).
+  browserSession: true,
+  mcp: { tool: "upload_attachment" },
+  run: async ({ req, query: { name }, user, db }) => {
+    // Counted while it streams: an upload over the limit is cut off, never held whole.
+    const bytes = await readBodyBytes(req, getEnv().ATTACHMENT_MAX_BYTES).catch((err: unknown) => {
+      if (err instanceof BodyTooLargeError) {
+        // The rest is not read: the server closes the connection after this answer (scripts/lib/server.ts).
+        throw new AppError("PAYLOAD_TOO_LARGE", { userMessage: `The file is over the ${attachmentLimitText()} limit` });
+      }
+      throw err;
+    });
+    const attachment = await storeAttachment(db, { userId: user.userId, bytes, declaredType: req.headers.get("content-type"), name });
+    return jsonResponse({ attachment }, { status: 201 });
+  },
+});
+
+export const getAttachmentOperation = defineOperation({
+  method: "GET",
+  path: ATTACHMENT_PATH,
+  operationId: "getAttachment",
+  description:
+    "An attachment's bytes, to its owner only (another account's is a 404), with its Content-Type, an ETag (If-None-Match → 304), inline for images and as a download for other files.",
+  ids: { id: MESSAGES.invalidAttachmentId },
+  responses: {
+    200: { body: null, binary: ACCEPTED_TYPES, description: "The bytes", headers: ["ETag"] },
+    304: { body: null, description: "Not modified since the ETag given in If-None-Match", headers: ["ETag"] },
+  },
+  // A page reaches it directly (an image in a note), with the browser's session.
+  browserSession: true,
+  run: async ({ req, params: { id }, user, db }) => {
+    const found = await readAttachment(db, { id, userId: user.userId });
+    if (!found) throw new AppError("NOT_FOUND", { userMessage: MESSAGES.attachmentNotFound });
+    const etag = `"${found.sha256}"`;
+    const headers = {
+      ETag: etag,
+      // Private to its owner; the bytes under an id never change, so a copy is revalidated, not fetched again.
+      "Cache-Control": "private, no-cache",
+      "Content-Type": found.contentType,
+      "Content-Disposition": `${isImageType(found.contentType) ? "inline" : "attachment"}; filename*=UTF-8''${encodeURIComponent(found.name)}`,
+      "X-Content-Type-Options": "nosniff",
+      // Opened on its own, it runs nothing and reaches nothing.
+      "Content-Security-Policy": "default-src 'none'; sandbox",
+    };
+    if (matchesIfNoneMatch(req, etag)) return new Response(null, { status: 304, headers });
+    return new Response(Buffer.from(found.bytes), { status: 200, headers: { ...headers, "Content-Length": String(found.size) } });
+  },
+});

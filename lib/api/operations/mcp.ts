@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { defineOperation } from "@/lib/api/operation";
+import { handleMcpRequest } from "@/lib/mcp/server";
+
+const ZJsonRpcIdSchema = z.union([z.string(), z.number()]);
+
+const ZMcpMessageSchema = z
+  .looseObject({
+    jsonrpc: z.literal("2.0"),
+    id: ZJsonRpcIdSchema.optional(),
+    method: z.string().optional(),
+    params: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ description: "A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call, …)." });
+
+/** A JSON-RPC 2.0 error: how the MCP transport answers a message it cannot take (bad JSON, wrong Accept or Content-Type, too large). */
+export const ZJsonRpcErrorSchema = z
+  .looseObject({
+    jsonrpc: z.literal("2.0"),
+    id: ZJsonRpcIdSchema.nullable(),
+    error: z.looseObject({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }),
+  })
+  .meta({ description: "A JSON-RPC 2.0 error from the MCP transport." });
+
+const ZMcpResponseSchema = z
+  .union([
+    z.looseObject({ jsonrpc: z.literal("2.0"), id: ZJsonRpcIdSchema, result: z.record(z.string(), z.unknown()) }),
+    ZJsonRpcErrorSchema,
+  ])
+  .meta({ description: "The JSON-RPC response to one request; tool failures are results with isError and the REST error text." });
+
+// POST only: stateless, so there is no server-initiated stream to open with GET and no session to end with DELETE.
+export const callMcpOperation = defineOperation({
+  method: "POST",
+  path: "/api/mcp",
+  operationId: "callMcp",
+  description:
+    "Model Context Protocol endpoint (Streamable HTTP, stateless, JSON responses): tools search_notes, get_note, create_note, update_note, edit_note, delete_note, list_revisions, get_revision, restore_revision, list_trash, restore_note, delete_note_forever, list_tags, create_tag, rename_tag, delete_tag, recent_changes, upload_attachment.",
+  body: z.union([ZMcpMessageSchema, z.array(ZMcpMessageSchema).min(1)]),
+  responses: {
+    200: {
+      body: z.union([ZMcpResponseSchema, z.array(ZMcpResponseSchema)]),
+      description: "The JSON-RPC response, or for a batch the array of responses",
+    },
+    202: { body: null, description: "Notifications or responses only: accepted, nothing to answer" },
+  },
+  jsonRpcErrors: [400, 404, 406, 413, 415],
+  // The transport reads the body and answers its own failures as JSON-RPC errors; `body` describes it.
+  bodyReadByRun: true,
+  run: async ({ req, user, db }) => handleMcpRequest(req, { user, db }),
+});

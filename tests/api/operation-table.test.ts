@@ -1,0 +1,80 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { API_ROUTES } from "@/lib/api/routes";
+import { NOTE_TOOLS } from "@/lib/mcp/tools";
+import { useMcpClients } from "@/tests/helpers/mcp-client";
+import { useApiStack } from "@/tests/helpers/notes-app";
+import { ROOT } from "@/tests/helpers/test-app";
+
+const name = (op: { method: string; path: string }) => `${op.method} ${op.path}`;
+const urlOf = (routePath: string) => routePath.replace(/\{[^}]+\}/g, "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10");
+
+// The table is the one list of endpoints: each is served, indexed, documented and (where marked) an MCP tool.
+describe("the operation table (lib/api/routes.ts)", () => {
+  const stack = useApiStack("pglite", { users: 4 });
+  const connect = useMcpClients(() => stack.app.url);
+
+  it("every path's route file answers exactly its operations: OPTIONS names them, any other method is a 405", async () => {
+    const token = stack.freshUser().token();
+    const paths = [...new Set(API_ROUTES.map((op) => op.path))];
+    for (const routePath of paths) {
+      const methods: string[] = API_ROUTES.filter((op) => op.path === routePath).map((op) => op.method);
+      const res = await stack.api(urlOf(routePath), { method: "OPTIONS" });
+      expect(res.status, routePath).toBe(204);
+      const allow = res.headers.get("allow")!.split(", ");
+      expect(allow.filter((m) => m !== "HEAD" && m !== "OPTIONS").sort(), routePath).toEqual([...methods].sort());
+      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"].filter((m) => !methods.includes(m))) {
+        expect((await stack.api(urlOf(routePath), { method, token })).status, `${method} ${routePath}`).toBe(405);
+      }
+    }
+  });
+
+  it("GET /api lists every operation, in the table's order, with its description", async () => {
+    const res = await stack.api("/api", { token: stack.freshUser().token() });
+    expect(res.body.endpoints).toEqual(API_ROUTES.map(({ method, path, description }) => ({ method, path, description })));
+  });
+
+  it("GET /api/openapi.json documents every operation, and nothing else", async () => {
+    const doc = (await stack.api("/api/openapi.json", { token: stack.freshUser().token() })).body;
+    const documented = Object.entries(doc.paths as Record<string, Record<string, { summary: string }>>).flatMap(([p, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ name: `${method.toUpperCase()} ${p}`, summary: op.summary })),
+    );
+    expect(documented.map((op) => op.name).sort()).toEqual(API_ROUTES.map(name).sort());
+    for (const op of API_ROUTES) expect(doc.paths[op.path][op.method.toLowerCase()].summary, name(op)).toBe(op.description);
+  });
+
+  it("each operation marked mcp names a tool of tools/list, and each tool is named by exactly one operation", async () => {
+    const linked = API_ROUTES.flatMap((op) => (op.mcp ? [op.mcp.tool] : []));
+    expect(new Set(linked).size, "one operation per tool").toBe(linked.length);
+    const client = await connect(stack.freshUser().token());
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...linked].sort());
+    expect(NOTE_TOOLS.map((tool) => tool.name).sort()).toEqual([...linked].sort());
+    // The MCP endpoint's own description names the same tools.
+    const mcp = API_ROUTES.find((op) => op.path.endsWith("/mcp"))!;
+    expect(mcp.description.match(/tools (.*)\.$/)![1]!.split(", ").sort()).toEqual([...linked].sort());
+  });
+});
+
+/** Every .ts/.tsx file under a folder of the repository. */
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(path.join(ROOT, dir), { recursive: true, encoding: "utf8" })
+    .filter((file) => /\.tsx?$/.test(file) && !file.includes("generated"))
+    .map((file) => path.join(dir, file));
+}
+
+describe("route paths", () => {
+  // The identity service's endpoint, not one of ours.
+  const ELSEWHERE = new Set(["lib/identity/client.ts"]);
+
+  it("no /api path is written in app/ or lib/ outside the operation table (lib/api/operations)", () => {
+    const found: string[] = [];
+    for (const file of [...sourceFiles("app"), ...sourceFiles("lib")]) {
+      if (file.startsWith(path.join("lib", "api", "operations") + path.sep) || ELSEWHERE.has(file)) continue;
+      const text = fs.readFileSync(path.join(ROOT, file), "utf8");
+      for (const match of text.matchAll(/["'`]\/api(?=[/"'`?$])[^"'`\s]*/g)) found.push(`${file}: ${match[0]}`);
+    }
+    expect(found).toEqual([]);
+  });
+});
