@@ -1,6 +1,6 @@
 "use client";
 
-import type { SaveFailure, SaveStatus } from "@/components/editor/use-note-saver";
+import type { SaveFailure, SaveStatus } from "@/lib/editor/session";
 
 const LABELS: Record<SaveStatus, string> = {
   saved: "Saved",

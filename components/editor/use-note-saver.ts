@@ -1,43 +1,21 @@
 "use client";
 
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
 import { removeDraft, writeDraft, type NoteDraft } from "@/components/editor/note-draft";
 import { NOTE_CONTENT_MAX_BYTES } from "@/lib/editor/document";
+import {
+  anyField,
+  createEditorSessionStore,
+  hasUnsaved as sessionHasUnsaved,
+  initialEditorSession,
+  unionFields,
+  type EditorSessionEvent,
+  type Fields,
+  type NoteField,
+} from "@/lib/editor/session";
 import { contentTooLargeMessage, type EditorNote, type SaveNoteResult } from "@/lib/editor/types";
 import { saveNoteAction, type SaveNoteInput } from "@/lib/notes/actions";
 import type { TTag } from "@/lib/tags/schemas";
-
-export type SaveStatus = "saved" | "saving" | "offline" | "conflict" | "error";
-
-/** Why the last save did not happen, in words for the person. */
-export type SaveFailure = {
-  /**
-   * refused: the note as it is cannot be saved (too large, say): changing it or
-   * "Try again" saves again, nothing else does. server: the server failed; it
-   * is tried again a few times by itself. signed_out / not_found: as named.
-   */
-  kind: "refused" | "server" | "signed_out" | "not_found";
-  message: string;
-  /** Another attempt is scheduled without the person doing anything. */
-  retrying: boolean;
-};
-
-const FIELDS = ["title", "content", "tags", "pinned"] as const;
-type Field = (typeof FIELDS)[number];
-type Dirty = Record<Field, boolean>;
-/** Why saving waits for the person: until then changes are only kept in the browser. */
-type Hold = "conflict" | "signed_out" | "not_found" | "refused" | "stopped" | null;
-
-const everyField = (value: boolean) => Object.fromEntries(FIELDS.map((field) => [field, value])) as Dirty;
-const CLEAN = everyField(false);
-const ALL = everyField(true);
-const anyField = (fields: Dirty) => FIELDS.some((field) => fields[field]);
-/** The fields changed in either. */
-const union = (a: Dirty, b: Dirty) => Object.fromEntries(FIELDS.map((field) => [field, a[field] || b[field]])) as Dirty;
-const TYPING_DELAY_MS = 700;
-const MAX_RETRY_MS = 30_000;
-/** A failing server is asked again this many times (after 2 s, then 6 s), then saving waits for the person. */
-const SERVER_RETRIES = 2;
 
 /**
  * A new editor session's id, a version 4 UUID: one visit to the note in one
@@ -54,9 +32,9 @@ function newEditorSession(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-export type NoteSnapshot = { title: string; content: () => unknown[]; tags: TTag[]; pinned: boolean };
-/** The note as the server has it at the version saves are conditional on: the base a write made elsewhere is merged against. */
-export type NoteBase = { title: string; content: unknown; tags: TTag[]; pinned: boolean };
+const TYPING_DELAY_MS = 700;
+
+type NoteSnapshot = { title: string; content: () => unknown[]; tags: TTag[]; pinned: boolean };
 
 /**
  * Only a request that never got an answer means the network is the cause: the
@@ -100,6 +78,9 @@ function jsonBytes(json: string): number {
  * retries with backoff for as long as it takes; a failing server a few times;
  * a save the server refuses is not repeated until the note changes or the
  * person asks.
+ *
+ * What is pending, saving or held, and why, is one value (lib/editor/session.ts);
+ * this hook sends the saves, runs the timers and keeps the draft, as it says.
  */
 export function useNoteSaver({
   note,
@@ -119,29 +100,15 @@ export function useNoteSaver({
    */
   onConflict?: (current: EditorNote) => boolean;
 }) {
-  const { id: noteId, version: initialVersion, updatedAt: initialUpdatedAt } = note;
-  const [status, setStatus] = useState<SaveStatus>("saved");
-  const [conflict, setConflict] = useState<EditorNote | null>(null);
-  const [failure, setFailureState] = useState<SaveFailure | null>(null);
-  /** False when this browser would not store the unsaved changes (storage full or disabled). */
-  const [draftKept, setDraftKept] = useState(true);
-  const [updatedAt, setUpdatedAt] = useState(initialUpdatedAt);
+  const { id: noteId } = note;
+  const [store] = useState(() => createEditorSessionStore(initialEditorSession(note)));
+  const session = useSyncExternalStore(store.subscribe, store.get, store.get);
+  const dispatch = (event: EditorSessionEvent) => store.dispatch(event);
 
-  const version = useRef(initialVersion);
-  const [session] = useState(newEditorSession);
-  /** Null when not known: unsaved changes from an earlier visit made on an older version. */
-  const base = useRef<NoteBase | null>({ title: note.title, content: note.content, tags: note.tags, pinned: note.pinned });
-  const dirty = useRef<Dirty>({ ...CLEAN });
-  /** Fields of the save on its way, kept in the draft until it is answered. */
-  const sending = useRef<Dirty>({ ...CLEAN });
+  const [sessionId] = useState(newEditorSession);
   const queue = useRef<Promise<void>>(Promise.resolve());
-  const inFlight = useRef(false);
-  const hold = useRef<Hold>(null);
   const timer = useRef<number | undefined>(undefined);
   const draftTimer = useRef<number | undefined>(undefined);
-  const retryMs = useRef(0);
-  const serverFailures = useRef(0);
-  const reason = useRef<string | undefined>(undefined);
   const snapshotRef = useRef(snapshot);
   const onSavedRef = useRef(onSaved);
   const onConflictRef = useRef(onConflict);
@@ -152,50 +119,35 @@ export function useNoteSaver({
     onConflictRef.current = onConflict;
   });
 
-  const isDirty = () => anyField(dirty.current);
-
-  const restore = (sent: Dirty) => {
-    dirty.current = union(dirty.current, sent);
-  };
-
-  const setFailure = (next: SaveFailure | null) => {
-    reason.current = next?.message;
-    setFailureState(next);
-  };
+  const isDirty = () => anyField(store.get().dirty);
 
   /**
    * Writes what is not saved yet to localStorage, synchronously (it must work
    * from pagehide). `contentJson` saves serializing the body twice.
    */
-  const keepDraft = (fields: Dirty, now: NoteSnapshot = snapshotRef.current(), contentJson?: string) => {
+  const keepDraft = (fields: Fields, now: NoteSnapshot = snapshotRef.current(), contentJson?: string) => {
     window.clearTimeout(draftTimer.current);
     if (!anyField(fields)) return;
+    const { version, reason } = store.get();
     const draft: Omit<NoteDraft, "content"> = {
       noteId,
-      baseVersion: version.current,
+      baseVersion: version,
       title: fields.title ? now.title : undefined,
       tags: fields.tags ? now.tags : undefined,
       pinned: fields.pinned ? now.pinned : undefined,
       savedAt: new Date().toISOString(),
-      reason: reason.current,
+      reason,
     };
     const json = fields.content ? (contentJson ?? JSON.stringify(now.content())) : undefined;
-    setDraftKept(writeDraft(draft, json));
+    dispatch({ type: "draft_kept", kept: writeDraft(draft, json) });
   };
 
   /** Keeps the unsaved changes now, if there are any. */
   const keepUnsaved = () => {
-    const fields = union(dirty.current, sending.current);
+    const { dirty, sending } = store.get();
+    const fields = sending ? unionFields(dirty, sending) : dirty;
     if (anyField(fields)) keepDraft(fields);
   };
-
-  /** Stops with the reason shown; the draft remembers it for after a reload. */
-  function refuse(next: SaveFailure, holdAs: Hold = "refused") {
-    hold.current = holdAs;
-    setFailure(next);
-    setStatus("error");
-    keepUnsaved();
-  }
 
   // Declared before use through a ref so run() and flush() can schedule each other.
   const flushRef = useRef<() => Promise<void>>(async () => {});
@@ -205,10 +157,18 @@ export function useNoteSaver({
     timer.current = window.setTimeout(() => void flushRef.current(), delayMs);
   };
 
+  /** An answer to the save on its way: the session says whether saving goes on by itself, or waits (the draft keeps the changes then). */
+  const answer = (event: EditorSessionEvent) => {
+    const next = dispatch(event);
+    if (next.status === "error") keepUnsaved();
+    if (next.again !== null) schedule(next.again);
+    return next;
+  };
+
   const run = useCallback(async () => {
-    if (hold.current || !isDirty()) return;
-    const sent = dirty.current;
-    dirty.current = { ...CLEAN };
+    const before = store.get();
+    if (before.hold || !anyField(before.dirty)) return;
+    const sent = before.dirty;
     const now = snapshotRef.current();
     const content = sent.content ? now.content() : undefined;
     const contentJson = content === undefined ? undefined : JSON.stringify(content);
@@ -217,23 +177,21 @@ export function useNoteSaver({
     const bytes = contentJson === undefined ? 0 : jsonBytes(contentJson);
     if (bytes > NOTE_CONTENT_MAX_BYTES) {
       // Refused here rather than by the server's request limit, whose answer says nothing useful.
-      restore(sent);
-      refuse({ kind: "refused", message: contentTooLargeMessage(bytes), retrying: false });
+      dispatch({ type: "save_refused", message: contentTooLargeMessage(bytes) });
+      keepUnsaved();
       return;
     }
 
     const input: SaveNoteInput = {
       id: noteId,
-      version: version.current,
-      session,
+      version: before.version,
+      session: sessionId,
       title: sent.title ? now.title : undefined,
       content: content as SaveNoteInput["content"],
       tagIds: sent.tags ? now.tags.map((tag) => tag.id) : undefined,
       pinned: sent.pinned ? now.pinned : undefined,
     };
-    inFlight.current = true;
-    sending.current = sent;
-    setStatus("saving");
+    dispatch({ type: "save_started" });
     let result: SaveNoteResult;
     try {
       result = await saveNoteAction(input);
@@ -241,64 +199,32 @@ export function useNoteSaver({
     } catch (err) {
       if (isNetworkFailure(err)) {
         // No answer: keep the changes and try again, for as long as it takes.
-        inFlight.current = false;
-        sending.current = { ...CLEAN };
-        restore(sent);
-        retryMs.current = Math.min(MAX_RETRY_MS, Math.max(1000, retryMs.current * 2));
-        setFailure(null);
-        setStatus("offline");
-        schedule(retryMs.current);
+        answer({ type: "save_offline" });
         return;
       }
       result = { ok: false, error: "server", message: describeThrown(err) };
     }
-    inFlight.current = false;
-    sending.current = { ...CLEAN };
-    retryMs.current = 0;
     if (result.ok) {
-      serverFailures.current = 0;
-      version.current = result.version;
-      // What the server has now: the base it had, with what this save wrote.
-      if (base.current) {
-        base.current = {
-          title: input.title ?? base.current.title,
-          content: content ?? base.current.content,
-          tags: sent.tags ? now.tags : base.current.tags,
-          pinned: input.pinned ?? base.current.pinned,
-        };
-      }
-      setUpdatedAt(result.updatedAt);
-      setFailure(null);
+      const wrote = {
+        ...(input.title === undefined ? {} : { title: input.title }),
+        ...(content === undefined ? {} : { content }),
+        ...(sent.tags ? { tags: now.tags } : {}),
+        ...(input.pinned === undefined ? {} : { pinned: input.pinned }),
+      };
+      const next = answer({ type: "save_succeeded", version: result.version, updatedAt: result.updatedAt, wrote });
       onSavedRef.current?.({ tags: result.tags });
-      if (isDirty()) {
-        // More changes arrived while this one was on its way.
-        schedule(0);
-      } else {
-        removeDraft(noteId);
-        setStatus("saved");
-      }
+      if (next.status === "saved") removeDraft(noteId);
       return;
     }
-    restore(sent);
-    if (result.error === "conflict" && onConflictRef.current?.(result.current)) {
-      // Merged into what is on screen: saved again, on top of their version.
-      schedule(0);
-    } else if (result.error === "conflict") {
-      hold.current = "conflict";
-      setConflict(result.current);
-      setStatus("conflict");
-    } else if (result.error === "server") {
-      serverFailures.current += 1;
-      const again = serverFailures.current <= SERVER_RETRIES;
-      refuse({ kind: "server", message: result.message, retrying: again }, again ? null : "refused");
-      if (again) schedule(2000 * 3 ** (serverFailures.current - 1));
-    } else if (result.error === "invalid") {
-      refuse({ kind: "refused", message: result.message, retrying: false });
-    } else {
-      refuse({ kind: result.error, message: result.message, retrying: false }, result.error);
+    if (result.error === "conflict") {
+      // The sent fields are pending again before the merge, which saves on top of their version.
+      const merged = onConflictRef.current?.(result.current) ?? false;
+      answer({ type: "save_conflicted", current: result.current, merged });
+      return;
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read refs only
-  }, [noteId, session]);
+    answer({ type: "save_failed", error: result.error, message: result.message });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read the store only
+  }, [noteId, sessionId]);
 
   const flush = useCallback(() => {
     window.clearTimeout(timer.current);
@@ -311,77 +237,59 @@ export function useNoteSaver({
 
   /** Records a change; typing waits for a pause, picking a tag or pinning saves at once. */
   const markChanged = useCallback(
-    (field: Field, delayMs = TYPING_DELAY_MS) => {
-      dirty.current = { ...dirty.current, [field]: true };
-      // A refused note that changed may be accepted now: one more try, after the pause.
-      if (hold.current === "refused") hold.current = null;
-      if (hold.current) {
+    (field: NoteField, delayMs = TYPING_DELAY_MS) => {
+      const next = dispatch({ type: "changed", field });
+      if (next.hold) {
         // Not saving now (conflict, signed out…): keep the change in the browser all the same.
         window.clearTimeout(draftTimer.current);
         draftTimer.current = window.setTimeout(keepUnsaved, TYPING_DELAY_MS);
         return;
       }
-      setStatus((current) => (current === "offline" || current === "error" ? current : "saving"));
       schedule(delayMs);
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read refs only
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read the store only
     [],
   );
 
   /** A write made elsewhere (`current`) was merged into what is on screen: saves are now conditional on it. */
-  const rebase = useCallback((current: EditorNote) => {
-    version.current = current.version;
-    base.current = { title: current.title, content: current.content, tags: current.tags, pinned: current.pinned };
-    setUpdatedAt(current.updatedAt);
-  }, []);
+  const rebase = useCallback((current: EditorNote) => void store.dispatch({ type: "rebased", current }), [store]);
 
   /** Conflict resolved by taking the note as it is now (or unsaved changes discarded); the caller shows `current`. */
   const acceptRemote = useCallback(
     (current: EditorNote) => {
       window.clearTimeout(timer.current);
       window.clearTimeout(draftTimer.current);
-      rebase(current);
-      dirty.current = { ...CLEAN };
-      hold.current = null;
-      serverFailures.current = 0;
+      dispatch({ type: "remote_accepted", current });
       removeDraft(noteId);
-      setConflict(null);
-      setFailure(null);
-      setStatus("saved");
     },
-    [noteId, rebase],
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- dispatch reads the store only
+    [noteId],
   );
 
   /** Conflict resolved by saving what is on screen over the newer version, as an explicit choice. */
   const keepMine = useCallback(() => {
-    if (!conflict) return Promise.resolve();
-    rebase(conflict);
-    dirty.current = { ...ALL };
-    hold.current = null;
-    setConflict(null);
+    if (!store.get().conflict) return Promise.resolve();
+    dispatch({ type: "kept_mine" });
     return flush();
-  }, [conflict, flush, rebase]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- dispatch reads the store only
+  }, [flush]);
 
   /** Stops saving (the note is being deleted) and waits for a save already on its way. */
   const stop = useCallback(async () => {
     window.clearTimeout(timer.current);
-    hold.current = "stopped";
-    dirty.current = { ...CLEAN };
+    dispatch({ type: "stopped" });
     await queue.current;
-    return version.current;
+    return store.get().version;
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- dispatch reads the store only
   }, []);
 
-  const resume = useCallback(() => {
-    hold.current = null;
-  }, []);
+  const resume = useCallback(() => void store.dispatch({ type: "resumed" }), [store]);
 
   /** After a failure the person has dealt with (signed in again, say) or asks to try again: save what is pending. */
   const retry = useCallback(() => {
-    hold.current = null;
-    serverFailures.current = 0;
-    setFailure(null);
-    if (!isDirty()) setStatus("saved");
+    dispatch({ type: "retried" });
     return flush();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- dispatch reads the store only
   }, [flush]);
 
   /**
@@ -391,43 +299,37 @@ export function useNoteSaver({
    */
   const restoreDraft = useCallback((draft: NoteDraft) => {
     window.clearTimeout(timer.current);
-    // Made on an older version than the page shows: what they changed from is not known here.
-    if (draft.baseVersion !== version.current) base.current = null;
-    version.current = draft.baseVersion;
-    dirty.current = {
-      title: draft.title !== undefined,
-      content: draft.content !== undefined,
-      tags: draft.tags !== undefined,
-      pinned: draft.pinned !== undefined,
-    };
-    hold.current = "refused";
-    reason.current = draft.reason;
-    setStatus("error");
+    dispatch({
+      type: "draft_restored",
+      baseVersion: draft.baseVersion,
+      fields: { title: draft.title !== undefined, content: draft.content !== undefined, tags: draft.tags !== undefined, pinned: draft.pinned !== undefined },
+      reason: draft.reason,
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- dispatch reads the store only
   }, []);
 
   const showConflict = useCallback((current: EditorNote) => {
     window.clearTimeout(timer.current);
-    hold.current = "conflict";
-    setConflict(current);
-    setStatus("conflict");
+    dispatch({ type: "conflict_shown", current });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- dispatch reads the store only
   }, []);
 
-  const hasUnsaved = useCallback(() => isDirty() || inFlight.current, []);
+  const hasUnsaved = useCallback(() => sessionHasUnsaved(store.get()), [store]);
   /** A save is on its way: its answer, not a read, says what the server has. */
-  const saving = useCallback(() => inFlight.current, []);
+  const saving = useCallback(() => store.get().sending !== null, [store]);
 
   // Leaving: keep unsaved changes in the browser and try to send them; warn while something is unsaved.
   useEffect(() => {
     const onHide = () => {
-      if (document.visibilityState !== "hidden" || (!isDirty() && !inFlight.current)) return;
+      if (document.visibilityState !== "hidden" || !hasUnsaved()) return;
       keepUnsaved();
       if (isDirty()) void flush();
     };
     const onPageHide = () => {
-      if (isDirty() || inFlight.current) keepUnsaved();
+      if (hasUnsaved()) keepUnsaved();
     };
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      if (!isDirty() && !inFlight.current) return;
+      if (!hasUnsaved()) return;
       keepUnsaved();
       void flush();
       event.preventDefault();
@@ -446,21 +348,21 @@ export function useNoteSaver({
       window.removeEventListener("online", onOnline);
       // Navigating away inside the app unmounts the editor: keep and send what is pending.
       window.clearTimeout(timer.current);
-      if (isDirty() || inFlight.current) keepUnsaved();
-      if (isDirty() && !hold.current) void flush();
+      if (hasUnsaved()) keepUnsaved();
+      if (isDirty() && !store.get().hold) void flush();
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read refs only
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read the store only
   }, [flush]);
 
   return {
-    status,
-    failure,
-    draftKept,
+    status: session.status,
+    failure: session.failure,
+    draftKept: session.draftKept,
     retry,
-    conflict,
-    updatedAt,
-    version: () => version.current,
-    base: () => base.current,
+    conflict: session.conflict,
+    updatedAt: session.updatedAt,
+    version: () => store.get().version,
+    base: () => store.get().base,
     rebase,
     saving,
     markChanged,
