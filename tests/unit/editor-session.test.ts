@@ -320,7 +320,11 @@ function apply(world: World, step: Step): World {
       return { ...world, session: next, inFlight };
     }
     case "answer": {
-      if (step.outcome === "too_large") return session.sending ? world : { ...world, session: send({ type: "save_refused", message: "too large" }) };
+      // Found before sending, by a save that would start: something pending, nothing held, nothing on its way.
+      if (step.outcome === "too_large") {
+        const wouldStart = !session.hold && !session.sending && NOTE_FIELDS.some((field) => session.dirty[field]);
+        return wouldStart ? { ...world, session: send({ type: "save_refused", message: "too large" }) } : world;
+      }
       if (!session.sending) return world;
       if (step.outcome === "ok") {
         const version = world.version + 1;
@@ -359,7 +363,8 @@ function apply(world: World, step: Step): World {
       return { ...world, session: send({ type: "kept_mine" }) };
     case "reload_theirs":
       // The person's choice: what is typed here goes, the note as it is now comes back.
-      if (!session.conflict && !session.failure) return world;
+      // (Offered by the conflict and failure banners; not modelled while a save is on its way, whose answer would still land.)
+      if ((!session.conflict && !session.failure) || session.sending) return world;
       return { ...world, session: send({ type: "remote_accepted", current: note(world.version) }), screen: world.server };
     case "retry":
       return { ...world, session: send({ type: "retried" }) };
@@ -385,7 +390,7 @@ describe("any sequence of edits, saves, answers and writes made elsewhere", () =
           }
         }
       }),
-      { numRuns: 500 },
+      { numRuns: 1000 },
     );
   });
 
@@ -397,7 +402,8 @@ describe("any sequence of edits, saves, answers and writes made elsewhere", () =
           const before = world.session;
           world = apply(world, step);
           const { session } = world;
-          if (session.status === "saved") expect(Object.values(session.dirty).some(Boolean)).toBe(false);
+          // "Saved" with something pending only while a save is due at once (asked to try again while one was on its way, which then was merged).
+          if (session.status === "saved" && session.again === null) expect(Object.values(session.dirty).some(Boolean)).toBe(false);
           const answered = before.sending !== null && session.sending === null;
           if (answered && Object.values(session.dirty).some(Boolean)) {
             expect(session.again !== null || session.hold !== null).toBe(true);
@@ -405,7 +411,7 @@ describe("any sequence of edits, saves, answers and writes made elsewhere", () =
           }
         }
       }),
-      { numRuns: 500 },
+      { numRuns: 1000 },
     );
   });
 });
