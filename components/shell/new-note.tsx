@@ -3,6 +3,7 @@
 import { usePathname, useRouter } from "next/navigation";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode, type RefObject } from "react";
 import { flushSync } from "react-dom";
+import { removeDraft, writeDraft } from "@/components/editor/note-draft";
 import { NEW_NOTE_PARAM, UNTITLED } from "@/lib/editor/types";
 import { discardNewNoteAction, saveNoteAction, startNoteAction } from "@/lib/notes/actions";
 import { NOTE_TITLE_MAX } from "@/lib/notes/schemas";
@@ -113,7 +114,11 @@ export function NewNoteProvider({ children }: { children: ReactNode }) {
         await discardNewNoteAction(note).catch(() => null);
       } else {
         const content = text.body.trim() ? text.body.split("\n").map((line) => ({ type: "paragraph", content: line })) : undefined;
-        await saveNoteAction({ id: note.id, version: note.version, session: crypto.randomUUID(), title: text.title.trim() || UNTITLED, content }).catch(() => null);
+        const title = text.title.trim() || UNTITLED;
+        // Kept in this browser until the save is acknowledged: if it fails, opening the note offers the text back.
+        writeDraft({ noteId: note.id, baseVersion: note.version, title, savedAt: new Date().toISOString() }, content && JSON.stringify(content));
+        const saved = await saveNoteAction({ id: note.id, version: note.version, session: crypto.randomUUID(), title, content }).catch(() => null);
+        if (saved?.ok) removeDraft(note.id);
       }
       router.refresh();
     },

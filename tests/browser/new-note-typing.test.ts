@@ -201,6 +201,8 @@ describe("typing straight after New note", () => {
       await expect
         .poll(async () => (await made()).map((note) => `${note.title}|${note.contentText}`), { timeout: 10_000 })
         .toEqual(["Kept on the way out|with its body"]);
+      // The browser kept the text until the save was acknowledged, and not after.
+      await expect.poll(() => page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("notes:draft:")))).toEqual([]);
     });
   });
 });
