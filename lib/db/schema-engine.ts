@@ -51,6 +51,7 @@ export async function withSchemaEngine<T>(
   await loadEngineModule();
   const tracked = trackConnections(options.factory);
   let engine: SchemaEngine | undefined;
+  engineState.active += 1;
   try {
     engine = await engineBindings.SchemaEngine.new(
       { datamodels: options.schemaFiles },
@@ -63,7 +64,40 @@ export async function withSchemaEngine<T>(
   } finally {
     engine?.free();
     await tracked.disposeAll();
+    engineState.active -= 1;
+    if (engineState.active === 0) clearEngineTimers();
   }
+}
+
+// The engine sets timers it never clears (a 10 s one per migration), which
+// kept every process that migrated alive for 10 s after its work was done (a
+// script, the test runner). Once no engine is at work, none of them matters.
+// Kept on globalThis: a reloaded copy of this module shares the engine (and
+// its timers) with the copy that started it.
+const engineState = ((globalThis as typeof globalThis & { [key: symbol]: unknown })[Symbol.for("notes.schemaEngine")] ??= {
+  active: 0,
+  timers: new Set<ReturnType<typeof setTimeout>>(),
+}) as { active: number; timers: Set<ReturnType<typeof setTimeout>> };
+
+function clearEngineTimers(): void {
+  for (const timer of engineState.timers) clearTimeout(timer);
+  engineState.timers.clear();
+}
+
+/** The engine's imports, with its setTimeout tracked (it has no clearTimeout). */
+function engineImports(): WebAssembly.ModuleImports {
+  const imports: WebAssembly.ModuleImports = { ...(engineBindings as unknown as WebAssembly.ModuleImports) };
+  for (const name of Object.keys(imports).filter((key) => key.startsWith("__wbg_setTimeout_"))) {
+    imports[name] = (callback: () => void, ms: number) => {
+      const timer = setTimeout(() => {
+        engineState.timers.delete(timer);
+        callback();
+      }, ms >>> 0);
+      engineState.timers.add(timer);
+      return timer;
+    };
+  }
+  return imports;
 }
 
 // The engine logs JSON lines about its own progress; commands report through their results and errors.
@@ -82,7 +116,7 @@ function loadEngineModule(): Promise<void> {
 async function instantiateEngine(): Promise<void> {
   if (isEngineInstantiated()) return;
   const bytes = await fs.promises.readFile(resolveEngineWasm());
-  const { instance } = await WebAssembly.instantiate(bytes, { "./schema_engine_bg.js": engineBindings });
+  const { instance } = await WebAssembly.instantiate(bytes, { "./schema_engine_bg.js": engineImports() });
   engineBindings.__wbg_set_wasm(instance.exports);
   (instance.exports.__wbindgen_start as () => void)();
 }
