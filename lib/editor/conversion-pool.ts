@@ -17,10 +17,12 @@ import { log } from "@/lib/log";
  * conversion ever runs on the request thread. Each worker has its own heap
  * limit and each job a time budget counted from when a worker starts it (its
  * thread's CPU time on Linux, so a busy machine does not fail jobs that are
- * merely slowed, within three times the budget in wall time); a job
- * over either is killed together with its worker (piscina replaces it) and the
- * request answers 422 naming the limit. A job that waits too long for a worker,
- * or finds the queue full, answers 503: the server is busy, not the input bad.
+ * merely slowed); a job over its CPU time or its heap is killed together with
+ * its worker (piscina replaces it) and the request answers 422 naming the
+ * limit. A job that waits too long for a worker, finds the queue full, or is
+ * still under its CPU budget after three times that budget in wall time (at
+ * least 10 s: the machine is too busy to tell) answers 503: the server is busy, not the input
+ * bad.
  */
 type PoolState = {
   pool?: Piscina;
@@ -114,7 +116,7 @@ export async function runConversion(task: ConversionTask, subject: ConversionSub
   current.inFlight += 1;
   const controller = new AbortController();
   const { port1, port2 } = new MessageChannel();
-  let outcome: "timeout" | "queue" | undefined;
+  let outcome: Outcome | undefined;
   let budget: (() => void) | undefined;
   const queued = setTimeout(() => {
     outcome = "queue";
@@ -122,8 +124,8 @@ export async function runConversion(task: ConversionTask, subject: ConversionSub
   }, env.CONVERSION_QUEUE_TIMEOUT_MS);
   port1.once("message", (message: { threadId?: number | null }) => {
     clearTimeout(queued);
-    budget = holdToBudget(message?.threadId ?? null, env.CONVERSION_TIMEOUT_MS, () => {
-      outcome = "timeout";
+    budget = holdToBudget(message?.threadId ?? null, env.CONVERSION_TIMEOUT_MS, (why) => {
+      outcome = why;
       controller.abort();
     });
   });
@@ -147,6 +149,16 @@ export async function runConversion(task: ConversionTask, subject: ConversionSub
 // only the job's own work counts against it, within that bound).
 const CHECK_EVERY_MS = 100;
 const WALL_FACTOR = 3;
+// ...and at least this long: a small budget (the tests use 0.1 to 1 s) would
+// otherwise turn an ordinary pause of a loaded machine into a busy answer.
+const MIN_WALL_MS = 10_000;
+
+/**
+ * Why a job was stopped: over its CPU budget ("timeout"), still under it at
+ * the wall-time bound ("slowed": the machine, not the input), or never started
+ * in time ("queue").
+ */
+type Outcome = "timeout" | "slowed" | "queue";
 
 /** CPU time (user + system) of one thread of this process, in ms; null when unreadable. */
 function threadCpuMs(threadId: number): number | null {
@@ -154,20 +166,29 @@ function threadCpuMs(threadId: number): number | null {
 }
 
 /**
- * Calls `exceeded` once the job has used `budgetMs` of its worker thread's CPU
- * time, or WALL_FACTOR times that in wall time; wall time alone where the
- * thread's CPU time cannot be read. Returns a function that stops watching.
+ * Calls `exceeded("timeout")` once the job has used `budgetMs` of its worker
+ * thread's CPU time, or `exceeded("slowed")` if WALL_FACTOR times that (at
+ * least MIN_WALL_MS) passes in wall time first; where the thread's CPU time cannot be read, wall time
+ * alone counts, as CPU time. Returns a function that stops watching.
  */
-function holdToBudget(threadId: number | null, budgetMs: number, exceeded: () => void): () => void {
-  const start = threadId === null ? null : threadCpuMs(threadId);
+export function holdToBudget(
+  threadId: number | null,
+  budgetMs: number,
+  exceeded: (why: "timeout" | "slowed") => void,
+  cpuMs: (threadId: number) => number | null = threadCpuMs,
+): () => void {
+  const start = threadId === null ? null : cpuMs(threadId);
   if (threadId === null || start === null) {
-    const timer = setTimeout(exceeded, budgetMs);
+    const timer = setTimeout(() => exceeded("timeout"), budgetMs);
     return () => clearTimeout(timer);
   }
-  const wall = setTimeout(exceeded, budgetMs * WALL_FACTOR);
+  const overCpu = () => {
+    const now = cpuMs(threadId);
+    return now !== null && now - start > budgetMs;
+  };
+  const wall = setTimeout(() => exceeded(overCpu() ? "timeout" : "slowed"), Math.max(budgetMs * WALL_FACTOR, MIN_WALL_MS));
   const poll = setInterval(() => {
-    const now = threadCpuMs(threadId);
-    if (now !== null && now - start > budgetMs) exceeded();
+    if (overCpu()) exceeded("timeout");
   }, CHECK_EVERY_MS);
   return () => {
     clearTimeout(wall);
@@ -175,7 +196,7 @@ function holdToBudget(threadId: number | null, budgetMs: number, exceeded: () =>
   };
 }
 
-function conversionFailure(err: unknown, outcome: "timeout" | "queue" | undefined, subject: string, env: ReturnType<typeof getEnv>): Error {
+function conversionFailure(err: unknown, outcome: Outcome | undefined, subject: string, env: ReturnType<typeof getEnv>): Error {
   if (outcome === "timeout") {
     return new AppError("CONTENT_TOO_COMPLEX", {
       userMessage: `${subject} is too expensive to convert: over the ${env.CONVERSION_TIMEOUT_MS / 1000} s time budget per conversion`,
@@ -190,12 +211,13 @@ function conversionFailure(err: unknown, outcome: "timeout" | "queue" | undefine
     });
   }
   if (outcome === "queue") return busyError(err);
+  if (outcome === "slowed") return busyError(err, "The server is too busy to finish this conversion — retry shortly");
   return err instanceof Error ? err : new Error(String(err));
 }
 
-function busyError(cause: unknown): AppError {
+function busyError(cause: unknown, userMessage = "Too many conversions in progress — retry shortly"): AppError {
   return new AppError("SERVICE_UNAVAILABLE", {
-    userMessage: "Too many conversions in progress — retry shortly",
+    userMessage,
     headers: { "Retry-After": "2" },
     cause,
   });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { AppError } from "@/lib/errors";
 
 // A small heap and a generous time budget, so the memory limit is what stops
@@ -10,7 +10,7 @@ process.env.CONVERSION_THREADS = "1";
 // A loaded machine can take a while to start the worker: this test is not about waiting for one.
 process.env.CONVERSION_QUEUE_TIMEOUT_MS = "120000";
 
-const { runConversion, closeConversionPool } = await import("@/lib/editor/conversion-pool");
+const { runConversion, closeConversionPool, holdToBudget } = await import("@/lib/editor/conversion-pool");
 
 describe("conversion pool", () => {
   beforeAll(async () => {
@@ -48,5 +48,50 @@ describe("conversion pool", () => {
     expect((failure as AppError).userMessage).toBe("Markdown is too expensive to convert: over the 48 MB memory budget per conversion");
     const after = await runConversion({ kind: "markdown", markdown: "still **working**" }, "Markdown");
     expect(after).toMatchObject({ ok: true, contentText: "still working", markdown: "still **working**" });
+  });
+});
+
+describe("a running job's time budget", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  /** Watches a job with `budgetMs` whose thread has used `cpu()` ms of CPU, for `wallMs` of wall time; returns why it was stopped, if it was. */
+  function watch(budgetMs: number, cpu: () => number | null, wallMs: number): string[] {
+    const reasons: string[] = [];
+    const stop = holdToBudget(7, budgetMs, (why) => reasons.push(why), cpu);
+    vi.advanceTimersByTime(wallMs);
+    stop();
+    return reasons;
+  }
+
+  it("stops a job over its CPU budget as too expensive (422), however little wall time passed", () => {
+    let used = 0;
+    expect(watch(5000, () => (used += 800), 1000)[0]).toBe("timeout");
+  });
+
+  it("stops a job still under its CPU budget at three times that budget in wall time as slowed (503: the machine is busy, not the input bad)", () => {
+    let used = 0;
+    expect(watch(5000, () => (used += 10), 14_999)).toEqual([]);
+    used = 0;
+    expect(watch(5000, () => (used += 10), 15_000)).toEqual(["slowed"]);
+  });
+
+  it("gives a small budget at least 10 s of wall time before calling the job slowed", () => {
+    let used = 0;
+    expect(watch(100, () => (used += 0.5), 9_999)).toEqual([]);
+    used = 0;
+    expect(watch(100, () => (used += 0.5), 10_000)).toEqual(["slowed"]);
+  });
+
+  it("counts wall time as CPU time where the thread's CPU time cannot be read", () => {
+    expect(watch(1000, () => null, 999)).toEqual([]);
+    expect(watch(1000, () => null, 1000)).toEqual(["timeout"]);
+  });
+
+  it("stops watching when the job ends", () => {
+    const reasons: string[] = [];
+    holdToBudget(7, 1000, (why) => reasons.push(why), () => 0)();
+    vi.advanceTimersByTime(20_000);
+    expect(reasons).toEqual([]);
   });
 });
