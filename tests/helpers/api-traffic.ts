@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { OpenApiResponseValidator } from "./openapi-validator";
+import type { OpenApiResponseValidator } from "./openapi-validator";
 
 /**
  * Every response the tests receive from an app they started is checked
@@ -47,9 +47,14 @@ export function isCheckedUrl(url: URL): boolean {
   return origins.has(url.origin) && (url.pathname === "/api" || url.pathname.startsWith("/api/"));
 }
 
-/** Checks one response of an app under test; a violation is kept for the test to fail on. */
-export function recordResponse(method: string, url: URL, status: number, headers: Headers, body: string): void {
-  validator ??= new OpenApiResponseValidator();
+/**
+ * Checks one response of an app under test; a violation is kept for the test
+ * to fail on. The validator (the whole OpenAPI document, with the app's
+ * schemas) is loaded on the first response, so test files that start no app
+ * do not pay for it.
+ */
+export async function recordResponse(method: string, url: URL, status: number, headers: Headers, body: string): Promise<void> {
+  validator ??= new (await import("./openapi-validator")).OpenApiResponseValidator();
   const result = validator.check(method, url.pathname, status, headers, body);
   trafficStats[result.kind] += 1;
   if ("problem" in result && result.problem) {

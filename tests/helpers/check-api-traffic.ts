@@ -1,3 +1,7 @@
+// Before any test file's own imports, as in Next's server: the
+// AsyncLocalStorage its request scope is made of (the app's modules that
+// import next/server read it when they load).
+import "next/dist/server/node-environment-baseline.js";
 import { afterAll, afterEach, expect } from "vitest";
 import { inProcessHandler, isCheckedUrl, recordResponse, takeViolations, trafficStats, TRAFFIC_DIR_ENV, writeTrafficStats } from "./api-traffic";
 
@@ -17,7 +21,7 @@ globalThis.fetch = async function checkedFetch(input: RequestInfo | URL, init?: 
   const method = response.redirected ? "GET" : (init?.method ?? request?.method ?? "GET").toUpperCase();
   const body = await response.clone().text();
   const started = performance.now();
-  recordResponse(method, url, response.status, response.headers, body);
+  await recordResponse(method, url, response.status, response.headers, body);
   trafficStats.checkMs += performance.now() - started;
   return response;
 };
