@@ -59,6 +59,8 @@ describe.each(TEST_DB_KINDS)("statements sent to the driver directly (%s)", (kin
 
   it("gives up a write transaction past its bound: a 503, nothing of it committed, and its connection's next transaction works", async () => {
     const limits = databaseLimits({ ...DEFAULT_DATABASE_SETTINGS, DATABASE_TRANSACTION_TIMEOUT_MS: 1000 });
+    // A client of its own, with its own bounds: the embedded database takes one client at a time.
+    await database.release();
     const target = kind === "pglite" ? { kind, dataDir: database.url.slice("pglite:".length) } : { kind, url: database.url };
     const bounded = await createDb(target, { poolMax: 1, limits });
     try {

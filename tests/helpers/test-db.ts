@@ -31,11 +31,24 @@ export type TestDatabase = {
    * time, so for PGlite the client is closed again before this returns.
    */
   withDb<T>(fn: (db: Db) => Promise<T>): Promise<T>;
+  /**
+   * Closes the client a database held open (see useTestDatabase), so that
+   * another client or process may open the embedded database; the next
+   * withDb opens it again.
+   */
+  release(): Promise<void>;
   drop(): Promise<void>;
 };
 
-export async function createTestDatabase(kind: TestDbKind): Promise<TestDatabase> {
-  return kind === "pglite" ? createPgliteDatabase() : createPostgresDatabase();
+/**
+ * A database of its own for one test. `holdOpen`: withDb keeps one client
+ * open until release() or drop(), where by default an embedded database is
+ * opened and closed for each call (so that an app or another process may open
+ * it in between); opening one costs about 0.2 s, and its first queries more
+ * while its caches fill.
+ */
+export async function createTestDatabase(kind: TestDbKind, { holdOpen = false } = {}): Promise<TestDatabase> {
+  return kind === "pglite" ? createPgliteDatabase(holdOpen) : createPostgresDatabase();
 }
 
 /** The run's migrated template (tests/helpers/database-templates.ts, a global setup); a run without it is misconfigured. */
@@ -45,16 +58,23 @@ function template(name: string): string {
   return value;
 }
 
-async function createPgliteDatabase(): Promise<TestDatabase> {
+async function createPgliteDatabase(holdOpen: boolean): Promise<TestDatabase> {
   const { dir, remove } = await makeTempDir("notes-test-pglite-");
   const dataDir = path.join(dir, "pglite");
   // A copy of the run's migrated database, closed when it was made.
   fs.cpSync(template(PGLITE_TEMPLATE_ENV), dataDir, { recursive: true });
   const target = { kind: "pglite" as const, dataDir };
+  let held: Promise<DbHandle> | undefined;
+  const release = async () => {
+    const handle = held;
+    held = undefined;
+    await (await handle)?.close();
+  };
   return {
     kind: "pglite",
     url: `pglite:${dataDir}`,
     async withDb(fn) {
+      if (holdOpen) return fn((await (held ??= createDb(target))).db);
       const handle = await createDb(target);
       try {
         return await fn(handle.db);
@@ -62,7 +82,11 @@ async function createPgliteDatabase(): Promise<TestDatabase> {
         await handle.close();
       }
     },
-    drop: remove,
+    release,
+    async drop() {
+      await release();
+      await remove();
+    },
   };
 }
 
@@ -84,6 +108,8 @@ async function createPostgresDatabase(): Promise<TestDatabase> {
     kind: "postgres",
     url: url.toString(),
     withDb: (fn) => fn(handle.db),
+    // Many clients may share a PostgreSQL database: nothing to release.
+    release: async () => {},
     async drop() {
       await handle.close();
       const client = new pg.Client({ connectionString: adminUrl });
@@ -125,12 +151,14 @@ export async function createMemoryDb(): Promise<DbHandle> {
 
 /**
  * A database for one `describe` block: created before its tests, dropped
- * after them. The handle it returns is usable inside the tests and hooks.
+ * after them, with one client held open for its tests' withDb calls (release()
+ * closes it, for a test that opens the database some other way). The handle
+ * it returns is usable inside the tests and hooks.
  */
 export function useTestDatabase(kind: TestDbKind): TestDatabase {
   let database: TestDatabase | undefined;
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
+    database = await createTestDatabase(kind, { holdOpen: true });
   });
   afterAll(() => database?.drop());
   return new Proxy({} as TestDatabase, {
