@@ -1,12 +1,30 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-/** The layers that need no build and no server: pure code, the data layer on real databases, the identity service. */
-const FAST = ["tests/unit/**/*.test.ts", "tests/db/**/*.test.ts", "tests/identity/**/*.test.ts"];
-/** The route handlers called in the test's process (tests/helpers/in-process-app.ts) on real databases: no build. */
-const API = ["tests/api/**/*.test.ts"];
-/** The layers that run the production build: route handlers over HTTP, a real browser, whole deployments. */
-const APP = ["tests/integration/**/*.test.ts", "tests/browser/**/*.test.ts", "tests/e2e/**/*.test.ts"];
+/**
+ * The layers, as Vitest projects. `npm run test:fast` runs the first three
+ * (no build, no server); `npm test` runs them all, in two groups: the layers
+ * that need no build run while the production build is made
+ * (tests/helpers/global-setup.ts), then the layers that run it.
+ */
+const LAYERS = {
+  /** Pure code, and the identity service's own code. */
+  unit: ["tests/unit/**/*.test.ts", "tests/identity/**/*.test.ts"],
+  /** The data layer on real databases. */
+  data: ["tests/db/**/*.test.ts"],
+  /** The route handlers called in the test's process (tests/helpers/in-process-app.ts), on real databases. */
+  api: ["tests/api/**/*.test.ts"],
+  /** The schema engine, and the embedded database shared between processes: seconds per test, so not in test:fast. */
+  engine: ["tests/engine/**/*.test.ts"],
+  /** The production server over real HTTP. */
+  http: ["tests/integration/**/*.test.ts"],
+  /** Real Chromium against the production server. */
+  browser: ["tests/browser/**/*.test.ts"],
+  /** Real processes and deployments: the CLIs, npm run dev and npm start, the container, the serverless function. */
+  e2e: ["tests/e2e/**/*.test.ts"],
+};
+/** The layers that run the production build: they wait for it (tests/helpers/await-build.ts). */
+const BUILT = new Set(["http", "browser", "e2e"]);
 
 export default defineConfig({
   resolve: {
@@ -18,7 +36,8 @@ export default defineConfig({
   },
   test: {
     environment: "node",
-    // Migrated databases every test database is copied from, made once per run.
+    // Migrated databases every test database is copied from, made once per
+    // run; the production build, started once per run (global-setup.ts).
     globalSetup: ["tests/helpers/api-traffic-setup.ts", "tests/helpers/database-templates.ts"],
     // Every API response the tests receive is checked against the OpenAPI document.
     setupFiles: ["tests/helpers/check-api-traffic.ts"],
@@ -38,15 +57,20 @@ export default defineConfig({
     // own servers and databases, so the suite takes about half as long, and every test
     // also runs on a loaded machine.
     maxWorkers: 2,
-    // Each layer's wall time, printed after the run (the layers run one after another).
+    // Each layer's time, printed after the run.
     reporters: ["default", "./tests/helpers/layer-times.ts"],
-    projects: [
-      // `npm run test:fast`: the loop between edits.
-      { extends: true, test: { name: "fast", include: FAST, sequence: { groupOrder: 0 } } },
-      // Also in `npm run test:fast`.
-      { extends: true, test: { name: "api", include: API, sequence: { groupOrder: 1 } } },
-      // Built once per run, before any of these files (tests/helpers/global-setup.ts).
-      { extends: true, test: { name: "app", include: APP, globalSetup: ["tests/helpers/global-setup.ts"], sequence: { groupOrder: 2 } } },
-    ],
+    projects: Object.entries(LAYERS).map(([name, include]) => ({
+      extends: true,
+      test: {
+        name,
+        include,
+        sequence: { groupOrder: BUILT.has(name) ? 1 : 0 },
+        ...(BUILT.has(name) && {
+          // Added to the ones above (extends: true merges the lists).
+          globalSetup: ["tests/helpers/global-setup.ts"],
+          setupFiles: ["tests/helpers/await-build.ts"],
+        }),
+      },
+    })),
   },
 });

@@ -8,6 +8,8 @@ import { readTrafficStats, TRAFFIC_DIR_ENV } from "./api-traffic";
  * checked against the OpenAPI document, and prints the total at the end.
  */
 export default function setup(): () => void {
+  // Vitest runs a global setup for each project that lists it: one count per run.
+  if (process.env[TRAFFIC_DIR_ENV]) return () => {};
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "api-traffic-"));
   process.env[TRAFFIC_DIR_ENV] = dir;
   return () => {

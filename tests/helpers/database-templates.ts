@@ -20,22 +20,28 @@ export const POSTGRES_TEMPLATE_ENV = "TEST_POSTGRES_TEMPLATE";
  * migration.
  */
 export default async function setup(): Promise<() => Promise<void>> {
+  // Vitest runs a global setup for each project that lists it: once per run is enough.
+  if (process.env[PGLITE_TEMPLATE_ENV]) return async () => {};
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "notes-test-template-"));
   const dataDir = path.join(dir, "pglite");
-  const pglite = await openPglite(dataDir);
-  await migrateDatabase({ pglite });
-  await pglite.close();
-  process.env[PGLITE_TEMPLATE_ENV] = dataDir;
-
-  let name: string | undefined;
-  if (testEnv.TEST_DATABASE_URL) {
-    name = `notes_template_${randomBytes(6).toString("hex")}`;
-    await adminQuery(`CREATE DATABASE ${name}`);
-    const url = new URL(testEnv.TEST_DATABASE_URL);
-    url.pathname = `/${name}`;
-    await migrateDatabase({ postgresUrl: url.toString() });
-    process.env[POSTGRES_TEMPLATE_ENV] = name;
-  }
+  const name = testEnv.TEST_DATABASE_URL ? `notes_template_${randomBytes(6).toString("hex")}` : undefined;
+  // Both at once: the embedded one is mostly this process's work, the other PostgreSQL's.
+  await Promise.all([
+    (async () => {
+      const pglite = await openPglite(dataDir);
+      await migrateDatabase({ pglite });
+      await pglite.close();
+      process.env[PGLITE_TEMPLATE_ENV] = dataDir;
+    })(),
+    (async () => {
+      if (!name || !testEnv.TEST_DATABASE_URL) return;
+      await adminQuery(`CREATE DATABASE ${name}`);
+      const url = new URL(testEnv.TEST_DATABASE_URL);
+      url.pathname = `/${name}`;
+      await migrateDatabase({ postgresUrl: url.toString() });
+      process.env[POSTGRES_TEMPLATE_ENV] = name;
+    })(),
+  ]);
   return async () => {
     fs.rmSync(dir, { recursive: true, force: true });
     if (name) await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

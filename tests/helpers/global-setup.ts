@@ -1,36 +1,50 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { buildServerless } from "@/scripts/build-serverless";
-import { buildStandalone, TEST_STANDALONE_DIST } from "@/scripts/build-standalone";
-import { buildProductionApp } from "@/scripts/lib/build-app";
+import { exited } from "@/scripts/lib/processes";
+import { BUILD_STATUS_ENV, writeBuildStatus } from "./build-status";
 import { testEnv } from "./env";
 import { chromiumExecutable } from "./system";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /**
- * Builds the production app once per run: integration tests talk to
- * `next start`, as users do. TEST_SKIP_BUILD=1 reuses an existing build.
+ * Starts the production build, once per run, in a process of its own
+ * (tests/helpers/build-for-tests.ts), and returns without waiting for it: the
+ * layers that need no build run meanwhile, and each file of the layers that
+ * do waits for it (tests/helpers/await-build.ts), which the build's status
+ * file tells. Integration tests talk to `next start`, as users do.
+ * TEST_SKIP_BUILD=1 reuses an existing build.
  */
-export default async function setup(): Promise<void> {
+export default async function setup(): Promise<() => Promise<void>> {
+  // Vitest runs a global setup for each project that lists it: one build per run.
+  if (process.env[BUILD_STATUS_ENV]) return async () => {};
   // Unpacks the bundled Chromium once, before test files run in parallel and
   // could each find it half-written (without a system Chromium only).
   const browser = await chromiumExecutable();
   if (browser.source === "bundled") process.stdout.write(`Browser tests use the bundled Chromium (${browser.path}): no system chromium found\n`);
-  if (testEnv.TEST_SKIP_BUILD) return;
-  // One `next build` serves every test: `next start` serves it, and its
-  // standalone output is what the container and the serverless function are
-  // made of (a build per deployment took three times as long).
-  let started = Date.now();
-  await buildProductionApp({ root: ROOT, distDir: ".next", env: { NEXT_OUTPUT: "standalone" } });
-  process.stdout.write(`Built the app for tests in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-  // The deployments run on PostgreSQL only (tests/e2e/deploy.test.ts, serverless.test.ts).
-  if (testEnv.TEST_DATABASE_URL) {
-    // Packaged before the container's additions land in .next/standalone: the function gets none of them.
-    started = Date.now();
-    await buildServerless({ root: ROOT, prebuilt: ".next" });
-    process.stdout.write(`Packaged the serverless function in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-    started = Date.now();
-    await buildStandalone({ root: ROOT, distDir: TEST_STANDALONE_DIST, skipNextBuild: true });
-    process.stdout.write(`Made the container's folder in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "notes-test-build-"));
+  const statusFile = path.join(dir, "status.json");
+  process.env[BUILD_STATUS_ENV] = statusFile;
+  if (testEnv.TEST_SKIP_BUILD) {
+    writeBuildStatus(statusFile, { ok: true });
+    return async () => fs.rmSync(dir, { recursive: true, force: true });
   }
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "tests/helpers/build-for-tests.ts")], {
+    cwd: ROOT,
+    stdio: ["ignore", "inherit", "inherit"],
+    // A group of its own, so that a run ending first stops `next build` too.
+    detached: true,
+  });
+  const ended = exited(child).then((code) => {
+    // A build that died without saying how: its output is above.
+    if (!fs.existsSync(statusFile)) writeBuildStatus(statusFile, { ok: false, error: `the build process ended with code ${code} (its output is above)` });
+  });
+  return async () => {
+    // A run that ends before its build did (a filtered or interrupted run) stops it.
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGTERM");
+    await ended;
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
 }

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
-import { schemaTableNames } from "./migrated-schema";
+import { schemaTableNames } from "@/tests/db/migrated-schema";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   createMigration,
@@ -11,7 +11,7 @@ import {
   migrateDatabase,
 } from "@/lib/db/migrate";
 import { openPglite } from "@/lib/db/pglite";
-import { expectMigratedSchema, migrationNames } from "./migrated-schema";
+import { expectMigratedSchema, migrationNames } from "@/tests/db/migrated-schema";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -47,6 +47,15 @@ describe("migrateDatabase on PGlite", () => {
     await expectMigratedSchema(async (sql) => (await pglite.query<Record<string, unknown>>(sql)).rows);
 
     expect(await migrateDatabase({ pglite })).toEqual({ applied: [] });
+  });
+
+  it("leaves no timer behind: a script that migrates exits as soon as its work is done", async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+    const before = timers();
+    const own = await openPglite(null);
+    expect((await migrateDatabase({ pglite: own })).applied).toEqual(migrationNames());
+    await own.close();
+    expect(timers()).toBe(before);
   });
 
   it("sees a database that drifted from the schema", async () => {

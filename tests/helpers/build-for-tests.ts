@@ -1,0 +1,38 @@
+// The production build the tests run, made in a process of its own (the
+// build steps block their process while they run): started by
+// tests/helpers/global-setup.ts, it writes its outcome to the status file
+// every file of the built layers waits for (tests/helpers/await-build.ts).
+import path from "node:path";
+import { buildServerless } from "@/scripts/build-serverless";
+import { buildStandalone, TEST_STANDALONE_DIST } from "@/scripts/build-standalone";
+import { buildProductionApp } from "@/scripts/lib/build-app";
+import { BUILD_STATUS_ENV, writeBuildStatus } from "./build-status";
+import { testEnv } from "./env";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+async function buildAll(): Promise<void> {
+  // One `next build` serves every test: `next start` serves it, and its
+  // standalone output is what the container and the serverless function are
+  // made of (a build per deployment took three times as long).
+  let started = Date.now();
+  await buildProductionApp({ root: ROOT, distDir: ".next", env: { NEXT_OUTPUT: "standalone" } });
+  process.stdout.write(`Built the app for tests in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  // The deployments run on PostgreSQL only (tests/e2e/deploy.test.ts, serverless.test.ts).
+  if (testEnv.TEST_DATABASE_URL) {
+    // Packaged before the container's additions land in .next/standalone: the function gets none of them.
+    started = Date.now();
+    await buildServerless({ root: ROOT, prebuilt: ".next" });
+    process.stdout.write(`Packaged the serverless function in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    started = Date.now();
+    await buildStandalone({ root: ROOT, distDir: TEST_STANDALONE_DIST, skipNextBuild: true });
+    process.stdout.write(`Made the container's folder in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  }
+}
+
+const statusFile = process.env[BUILD_STATUS_ENV];
+if (!statusFile) throw new Error(`${BUILD_STATUS_ENV} is not set: tests/helpers/global-setup.ts runs this file`);
+await buildAll().then(
+  () => writeBuildStatus(statusFile, { ok: true }),
+  (err: unknown) => writeBuildStatus(statusFile, { ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
+);
