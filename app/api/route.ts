@@ -1,5 +1,5 @@
 import { routeHandlers } from "@/lib/api/operation";
-import { getApiIndexOperation } from "@/lib/api/operations/api";
+import { getApiIndexOperation } from "@/lib/api/routes";
 
 export const dynamic = "force-dynamic";
 

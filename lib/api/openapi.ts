@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { ApiRequestHeader, ApiResponse, ApiResponseHeader, ApiRoute } from "@/lib/api/operation";
 import { ZJsonRpcErrorSchema } from "@/lib/api/operations/mcp";
-import { API_ROUTES } from "@/lib/api/routes";
 import { SESSION_TOKEN_HEADER } from "@/lib/auth/authenticate";
 import { API_NAME, API_VERSION } from "@/lib/api/meta";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
@@ -246,10 +245,10 @@ function operation(route: ApiRoute): JsonSchema {
   };
 }
 
-/** OpenAPI 3.1 document built from the route table and its zod schemas. */
-export function buildOpenApiDocument(serverUrl: string): JsonSchema {
+/** OpenAPI 3.1 document of `routes` (the operation table, lib/api/routes.ts), built from their zod schemas. */
+export function buildOpenApiDocument(serverUrl: string, routes: readonly ApiRoute[]): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const route of API_ROUTES) {
+  for (const route of routes) {
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
   }
   return {

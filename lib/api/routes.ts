@@ -1,5 +1,5 @@
 import type { Operation } from "@/lib/api/operation";
-import { getApiIndexOperation, getHealthOperation, getMeOperation, getOpenApiDocumentOperation } from "@/lib/api/operations/api";
+import { apiIndexOperation, getHealthOperation, getMeOperation, openApiDocumentOperation } from "@/lib/api/operations/api";
 import { getAttachmentOperation, uploadAttachmentOperation } from "@/lib/api/operations/attachments";
 import { listChangesOperation } from "@/lib/api/operations/changes";
 import { callMcpOperation } from "@/lib/api/operations/mcp";
@@ -14,6 +14,10 @@ import {
 import { getRevisionOperation, listRevisionsOperation, restoreRevisionOperation } from "@/lib/api/operations/revisions";
 import { createTagOperation, deleteTagOperation, listTagsOperation, renameTagOperation } from "@/lib/api/operations/tags";
 import { deleteNoteForeverOperation, emptyTrashOperation, listTrashOperation, restoreNoteOperation } from "@/lib/api/operations/trash";
+
+/** GET /api and GET /api/openapi.json, which describe this table. */
+export const getApiIndexOperation = apiIndexOperation(() => API_ROUTES);
+export const getOpenApiDocumentOperation = openApiDocumentOperation(() => API_ROUTES);
 
 /**
  * Every API operation, in one table, each defined once in lib/api/operations:

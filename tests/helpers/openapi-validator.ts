@@ -3,6 +3,7 @@ import "next/dist/server/node-environment-baseline.js";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
+import { API_ROUTES } from "@/lib/api/routes";
 
 type Json = Record<string, any>;
 
@@ -28,7 +29,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
  * 204 to OPTIONS, a 404 for an unknown path, each failure with the Error body.
  */
 export class OpenApiResponseValidator {
-  readonly document: Json = buildOpenApiDocument("http://localhost");
+  readonly document: Json = buildOpenApiDocument("http://localhost", API_ROUTES);
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   private readonly compiled = new Map<string, ValidateFunction>();
   private readonly templates: { template: string; pattern: RegExp }[];

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { CodeBlock } from "@/components/connect/code-block";
-import { getApiIndexOperation, getOpenApiDocumentOperation } from "@/lib/api/operations/api";
+import { getApiIndexOperation, getOpenApiDocumentOperation } from "@/lib/api/routes";
 import { getPublicBaseUrl, requireUser } from "@/lib/auth/current-user";
 import { PageHeader } from "@/components/ui/page-header";
 

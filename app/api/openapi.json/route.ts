@@ -1,5 +1,5 @@
 import { routeHandlers } from "@/lib/api/operation";
-import { getOpenApiDocumentOperation } from "@/lib/api/operations/api";
+import { getOpenApiDocumentOperation } from "@/lib/api/routes";
 
 export const dynamic = "force-dynamic";
 

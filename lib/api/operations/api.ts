@@ -1,36 +1,41 @@
 import { z } from "zod";
 import { API_NAME, API_VERSION } from "@/lib/api/meta";
-import { defineOperation, definePublicOperation } from "@/lib/api/operation";
+import { buildOpenApiDocument } from "@/lib/api/openapi";
+import { defineOperation, definePublicOperation, type Operation } from "@/lib/api/operation";
 import { appOrigin } from "@/lib/auth/origin";
 import { checkDatabase } from "@/lib/db/health";
 import { AppError, jsonResponse, MESSAGES } from "@/lib/errors";
 
-// The index and the document read the table that lists these operations: it is imported when asked for, not at load.
+/**
+ * GET /api: every operation of `table()`, the table this one is part of
+ * (lib/api/routes.ts makes it, passing itself: the table imports this file,
+ * not the other way round).
+ */
+export function apiIndexOperation(table: () => readonly Operation[]): Operation {
+  return defineOperation({
+    method: "GET",
+    path: "/api",
+    operationId: "getApiIndex",
+    description: "This index of every endpoint.",
+    responses: { 200: z.object({ name: z.string(), version: z.string(), endpoints: z.array(z.object({ method: z.string(), path: z.string(), description: z.string() })) }) },
+    run: async () => {
+      const endpoints = table().map(({ method, path, description }) => ({ method, path, description }));
+      return jsonResponse({ name: API_NAME, version: API_VERSION, endpoints });
+    },
+  });
+}
 
-export const getApiIndexOperation = defineOperation({
-  method: "GET",
-  path: "/api",
-  operationId: "getApiIndex",
-  description: "This index of every endpoint.",
-  responses: { 200: z.object({ name: z.string(), version: z.string(), endpoints: z.array(z.object({ method: z.string(), path: z.string(), description: z.string() })) }) },
-  run: async () => {
-    const { API_ROUTES } = await import("@/lib/api/routes");
-    const endpoints = API_ROUTES.map(({ method, path, description }) => ({ method, path, description }));
-    return jsonResponse({ name: API_NAME, version: API_VERSION, endpoints });
-  },
-});
-
-export const getOpenApiDocumentOperation = defineOperation({
-  method: "GET",
-  path: "/api/openapi.json",
-  operationId: "getOpenApiDocument",
-  description: "OpenAPI 3.1 description of this API.",
-  responses: { 200: z.object({ openapi: z.string() }).loose() },
-  run: async () => {
-    const { buildOpenApiDocument } = await import("@/lib/api/openapi");
-    return jsonResponse(buildOpenApiDocument(appOrigin()));
-  },
-});
+/** GET /api/openapi.json: the OpenAPI document of `table()`, as apiIndexOperation. */
+export function openApiDocumentOperation(table: () => readonly Operation[]): Operation {
+  return defineOperation({
+    method: "GET",
+    path: "/api/openapi.json",
+    operationId: "getOpenApiDocument",
+    description: "OpenAPI 3.1 description of this API.",
+    responses: { 200: z.object({ openapi: z.string() }).loose() },
+    run: async () => jsonResponse(buildOpenApiDocument(appOrigin(), table())),
+  });
+}
 
 export const getHealthOperation = definePublicOperation({
   method: "GET",
