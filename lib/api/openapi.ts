@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ApiRequestHeader, ApiResponse, ApiResponseHeader, ApiRoute } from "@/lib/api/operation";
 import { ZJsonRpcErrorSchema } from "@/lib/api/operations/mcp";
 import { SESSION_TOKEN_HEADER } from "@/lib/auth/authenticate";
-import { API_NAME, API_VERSION } from "@/lib/api/meta";
+import { API_NAME, API_VERSION } from "@/lib/api-meta";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
 
 type JsonSchema = Record<string, unknown>;

@@ -2,7 +2,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { API_VERSION } from "@/lib/api/meta";
+import { API_VERSION } from "@/lib/api-meta";
 import { toErrorResponse } from "@/lib/errors";
 import { MAX_BODY_BYTES } from "@/lib/http";
 import { parseNoteEtag } from "@/lib/notes/etag";

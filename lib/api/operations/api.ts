@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { API_NAME, API_VERSION } from "@/lib/api/meta";
+import { API_NAME, API_VERSION } from "@/lib/api-meta";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { defineOperation, definePublicOperation, type Operation } from "@/lib/api/operation";
 import { appOrigin } from "@/lib/auth/origin";

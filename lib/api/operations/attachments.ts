@@ -1,5 +1,5 @@
 import { defineOperation } from "@/lib/api/operation";
-import { ATTACHMENT_PATH } from "@/lib/api/operations/paths";
+import { ATTACHMENT_PATH } from "@/lib/api-paths";
 import { attachmentLimitText, storeAttachment } from "@/lib/attachments/mutations";
 import { readAttachment } from "@/lib/attachments/queries";
 import { ZAttachmentResponseSchema, ZUploadQuerySchema } from "@/lib/attachments/schemas";
