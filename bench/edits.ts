@@ -4,7 +4,7 @@
 // Markdown to be rendered when it is first read).
 import { paragraphBlock as paragraph } from "./generate";
 import { percentile } from "./measure";
-import { LIVE_CHECK_MS } from "@/lib/editor/types";
+import { LIVE_CHECK_MS } from "@/lib/notes/editor-types";
 import { benchJsonClient, type BenchStack } from "./stack";
 
 export type EditsResult = {

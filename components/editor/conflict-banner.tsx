@@ -1,6 +1,6 @@
 import { ChoiceBanner } from "@/components/editor/choice-banner";
 import { RelativeTime } from "@/components/ui/relative-time";
-import type { EditorNote } from "@/lib/editor/types";
+import type { EditorNote } from "@/lib/notes/editor-types";
 
 /**
  * Shown when a save found the note changed since this editor loaded it.

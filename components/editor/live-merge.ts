@@ -3,7 +3,7 @@
 import { useEffect, useRef } from "react";
 import type { NoteBlockEditor } from "@/components/editor/block-editor";
 import type { BlockOp, BlockPlace, MergeBlock } from "@/lib/editor/merge";
-import { LIVE_CHECK_MS, toEditorNote, type EditorNote } from "@/lib/editor/types";
+import { LIVE_CHECK_MS, toEditorNote, type EditorNote } from "@/lib/notes/editor-types";
 import { noteEtag, parseNoteEtag } from "@/lib/notes/etag";
 import type { TNote } from "@/lib/notes/schemas";
 import type { TTag } from "@/lib/tags/schemas";

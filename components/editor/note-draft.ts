@@ -1,4 +1,4 @@
-import { UNTITLED } from "@/lib/editor/types";
+import { UNTITLED } from "@/lib/notes/editor-types";
 import type { TTag } from "@/lib/tags/schemas";
 
 /**

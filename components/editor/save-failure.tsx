@@ -1,6 +1,6 @@
 import { ChoiceBanner } from "@/components/editor/choice-banner";
 import type { NoteDraft } from "@/components/editor/note-draft";
-import type { SaveFailure } from "@/lib/editor/session";
+import type { SaveFailure } from "@/lib/notes/editor-session";
 import { RelativeTime } from "@/components/ui/relative-time";
 
 const HEADINGS: Record<SaveFailure["kind"], string> = {

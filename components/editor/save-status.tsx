@@ -1,6 +1,6 @@
 "use client";
 
-import type { SaveFailure, SaveStatus } from "@/lib/editor/session";
+import type { SaveFailure, SaveStatus } from "@/lib/notes/editor-session";
 
 const LABELS: Record<SaveStatus, string> = {
   saved: "Saved",

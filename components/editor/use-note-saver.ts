@@ -12,8 +12,8 @@ import {
   type EditorSessionEvent,
   type Fields,
   type NoteField,
-} from "@/lib/editor/session";
-import { contentTooLargeMessage, type EditorNote, type SaveNoteResult } from "@/lib/editor/types";
+} from "@/lib/notes/editor-session";
+import { contentTooLargeMessage, type EditorNote, type SaveNoteResult } from "@/lib/notes/editor-types";
 import { saveNoteAction, type SaveNoteInput } from "@/lib/notes/actions";
 import type { TTag } from "@/lib/tags/schemas";
 
@@ -79,7 +79,7 @@ function jsonBytes(json: string): number {
  * a save the server refuses is not repeated until the note changes or the
  * person asks.
  *
- * What is pending, saving or held, and why, is one value (lib/editor/session.ts);
+ * What is pending, saving or held, and why, is one value (lib/notes/editor-session.ts);
  * this hook sends the saves, runs the timers and keeps the draft, as it says.
  */
 export function useNoteSaver({

@@ -4,7 +4,7 @@ import { usePathname, useRouter } from "next/navigation";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode, type RefObject } from "react";
 import { flushSync } from "react-dom";
 import { removeDraft, writeDraft } from "@/components/editor/note-draft";
-import { NEW_NOTE_PARAM, UNTITLED } from "@/lib/editor/types";
+import { NEW_NOTE_PARAM, UNTITLED } from "@/lib/notes/editor-types";
 import { discardNewNoteAction, saveNoteAction, startNoteAction } from "@/lib/notes/actions";
 import { NOTE_TITLE_MAX } from "@/lib/notes/schemas";
 

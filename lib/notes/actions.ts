@@ -10,7 +10,7 @@ import { getCurrentUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
 import { contentToText } from "@/lib/editor/content-text";
 import { NOTE_CONTENT_MAX_BYTES } from "@/lib/editor/document";
-import { contentTooLargeMessage, NEW_NOTE_PARAM, toEditorNote, UNTITLED, type DeleteNoteResult, type EditorNote, type SaveNoteResult } from "@/lib/editor/types";
+import { contentTooLargeMessage, NEW_NOTE_PARAM, toEditorNote, UNTITLED, type DeleteNoteResult, type EditorNote, type SaveNoteResult } from "@/lib/notes/editor-types";
 import { AppError, MESSAGES } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { parseNoteEtag } from "@/lib/notes/etag";

@@ -1,6 +1,6 @@
 import { Prisma, queryRows, type Db, type DbClient, type Transaction } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/transaction";
-import { UNTITLED } from "@/lib/editor/types";
+import { UNTITLED } from "@/lib/notes/editor-types";
 import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError } from "@/lib/editor/markdown";
 import { AppError, MESSAGES, noteNotFound } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";

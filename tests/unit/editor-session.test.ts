@@ -10,8 +10,8 @@ import {
   type EditorSessionEvent,
   type Fields,
   type NoteField,
-} from "@/lib/editor/session";
-import type { EditorNote } from "@/lib/editor/types";
+} from "@/lib/notes/editor-session";
+import type { EditorNote } from "@/lib/notes/editor-types";
 
 const note = (version: number, over: Partial<EditorNote> = {}): EditorNote =>
   ({

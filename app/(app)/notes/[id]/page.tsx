@@ -5,7 +5,7 @@ import { z } from "zod";
 import { NoteEditor } from "@/components/editor/note-editor";
 import { getCurrentUser, requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
-import { toEditorNote } from "@/lib/editor/types";
+import { toEditorNote } from "@/lib/notes/editor-types";
 import { AppError } from "@/lib/errors";
 import { getNoteOrThrow } from "@/lib/notes/queries";
 import { listTags } from "@/lib/tags/queries";

@@ -1,4 +1,4 @@
-import type { EditorNote } from "@/lib/editor/types";
+import type { EditorNote } from "@/lib/notes/editor-types";
 import type { TTag } from "@/lib/tags/schemas";
 
 /**
