@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { deleteAccountAction } from "@/lib/users/actions";
+import { deleteAccountAction } from "@/lib/auth/account-actions";
 import type { AccountContents } from "@/lib/users/queries";
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

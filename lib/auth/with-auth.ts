@@ -4,7 +4,7 @@ import { getDb, type Db } from "@/lib/db/client";
 import { appOrigin, isCrossOrigin } from "@/lib/auth/origin";
 import { getEnv } from "@/lib/env";
 import { crossOriginError, NO_STORE, toErrorResponse } from "@/lib/errors";
-import { findUncountedUser, findUserLimitingRequests, limitApiRequests, type LimitedUser } from "@/lib/rate-limit/api";
+import { findUncountedUser, findUserLimitingRequests, limitApiRequests, type LimitedUser } from "@/lib/auth/api-rate-limit";
 
 /** What Next.js passes a route handler as its second argument (params is a Promise in Next 16). */
 export type RouteContext<P> = { params: Promise<P> };
@@ -12,7 +12,7 @@ export type RouteContext<P> = { params: Promise<P> };
 export type AuthedHandler<P> = (args: { req: Request; params: P; user: AuthContext; db: Db }) => Promise<Response>;
 
 /**
- * The user's request budget (lib/rate-limit/api.ts). `findUser`: the account
+ * The user's request budget (lib/auth/api-rate-limit.ts). `findUser`: the account
  * step of authentication with the request counted, in one statement (null when
  * no verified account has the email). `forUser`: the count alone, for a person
  * already known (a browser session). Either gives the response's header fields

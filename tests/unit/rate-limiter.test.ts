@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findUserLimitingRequests } from "@/lib/rate-limit/api";
+import { findUserLimitingRequests } from "@/lib/auth/api-rate-limit";
 import { apiLimitKey } from "@/lib/rate-limit/keys";
 import { consumeRateLimit, pruneRateLimits } from "@/lib/rate-limit/limiter";
 import { createUser } from "@/lib/users/mutations";

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AuthDeps } from "@/lib/auth/authenticate";
 import { createWithAuth } from "@/lib/auth/with-auth";
-import { findUserLimitingRequests, limitApiRequests } from "@/lib/rate-limit/api";
+import { findUserLimitingRequests, limitApiRequests } from "@/lib/auth/api-rate-limit";
 import type { DbHandle } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { VerifyOutcome } from "@/lib/identity/client";
