@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { XIcon } from "@/components/ui/icons";
 import { RelativeTime } from "@/components/ui/relative-time";
-import { getRevisionAction, listRevisionsAction } from "@/lib/notes/actions";
+import { getRevisionAction, listRevisionsAction } from "@/lib/actions/notes";
 import { describeRestore, describeRevisionChange, formattingDiffers, noteChanges } from "@/lib/revisions/diff";
 import { historyPanelReducer, initialHistoryPanel } from "@/lib/revisions/history-panel";
 import type { RevisionChangeInfo } from "@/lib/revisions/queries";

@@ -21,7 +21,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { contentToText } from "@/lib/editor/content-text";
 import { mergeBody, propDefaultsOf, selfOf } from "@/lib/editor/merge";
 import { NEW_NOTE_PARAM, UNTITLED, type EditorNote } from "@/lib/notes/editor-types";
-import { deleteNoteAction, discardNewNoteAction, loadNoteAction, restoreRevisionAction } from "@/lib/notes/actions";
+import { deleteNoteAction, discardNewNoteAction, loadNoteAction, restoreRevisionAction } from "@/lib/actions/notes";
 import { NOTE_TITLE_MAX } from "@/lib/notes/schemas";
 import type { TRevisionSummary } from "@/lib/revisions/schemas";
 import type { TTag } from "@/lib/tags/schemas";

@@ -14,7 +14,7 @@ import {
   type NoteField,
 } from "@/lib/notes/editor-session";
 import { contentTooLargeMessage, type EditorNote, type SaveNoteResult } from "@/lib/notes/editor-types";
-import { saveNoteAction, type SaveNoteInput } from "@/lib/notes/actions";
+import { saveNoteAction, type SaveNoteInput } from "@/lib/actions/notes";
 import type { TTag } from "@/lib/tags/schemas";
 
 /**

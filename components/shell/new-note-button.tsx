@@ -3,7 +3,7 @@
 import { useFormStatus } from "react-dom";
 import { useNewNote } from "@/components/shell/new-note";
 import { PlusIcon } from "@/components/ui/icons";
-import { createNoteAction } from "@/lib/notes/actions";
+import { createNoteAction } from "@/lib/actions/notes";
 
 function SubmitButton({ label, showShortcut, compact }: { label: string; showShortcut: boolean; compact: boolean }) {
   const { pending: posted } = useFormStatus();

@@ -5,7 +5,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { flushSync } from "react-dom";
 import { removeDraft, writeDraft } from "@/components/editor/note-draft";
 import { NEW_NOTE_PARAM, UNTITLED } from "@/lib/notes/editor-types";
-import { discardNewNoteAction, saveNoteAction, startNoteAction } from "@/lib/notes/actions";
+import { discardNewNoteAction, saveNoteAction, startNoteAction } from "@/lib/actions/notes";
 import { NOTE_TITLE_MAX } from "@/lib/notes/schemas";
 
 /** What was typed before the note's editor existed, and where the caret was. */

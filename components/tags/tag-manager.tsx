@@ -6,7 +6,7 @@ import { useState, useTransition } from "react";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PlusIcon } from "@/components/ui/icons";
-import { createTagAction, deleteTagAction, renameTagAction } from "@/lib/tags/actions";
+import { createTagAction, deleteTagAction, renameTagAction } from "@/lib/actions/tags";
 import type { TagWithCount } from "@/lib/tags/queries";
 import { TAG_NAME_MAX } from "@/lib/tags/schemas";
 

@@ -2,7 +2,7 @@
 
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { CheckIcon, PlusIcon, TagIcon, XIcon } from "@/components/ui/icons";
-import { createTagAction } from "@/lib/tags/actions";
+import { createTagAction } from "@/lib/actions/tags";
 import { TAG_NAME_MAX, type TTag } from "@/lib/tags/schemas";
 
 /**

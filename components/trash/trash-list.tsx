@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { RelativeTime } from "@/components/ui/relative-time";
-import { deleteNoteForeverAction, emptyTrashAction, restoreNoteAction, type TrashActionResult } from "@/lib/trash/actions";
+import { deleteNoteForeverAction, emptyTrashAction, restoreNoteAction, type TrashActionResult } from "@/lib/actions/trash";
 
 /** What the trash page shows of one deleted note. */
 export type TrashItem = { id: string; title: string; deletedAt: string; expiresAt: string };

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { restoreNoteAction } from "@/lib/trash/actions";
+import { restoreNoteAction } from "@/lib/actions/trash";
 
 /** After a delete in the browser: where the note went, and a way back. */
 export function TrashedNotice({ id, title }: { id: string; title: string }) {

@@ -4,7 +4,7 @@ import { onAccountWrite } from "@/lib/db/account-writes";
 import { getEnv } from "@/lib/env";
 import { AppError, MESSAGES } from "@/lib/errors";
 import type { TChange, TChangesQuery, TChangesResponse } from "@/lib/changes/schemas";
-import { isoTimestamp } from "@/lib/notes/serialize";
+import { isoTimestamp } from "@/lib/db/wire";
 
 /** How often a long poll looks for changes made by another instance or by SQL (this instance's own writes wake it at once). */
 const POLL_INTERVAL_MS = 1000;

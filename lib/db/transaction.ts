@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { runTransaction, transactionSettingsFor, type Db, type Transaction } from "@/lib/db/client";
-import { isWriteConflict } from "@/lib/db/failures";
+import { isWriteConflict } from "@/lib/db-failures";
 import { transactionSettingsSql, type DatabaseLimits } from "@/lib/db/limits";
 import { unavailableError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { accountWritten } from "@/lib/db/account-writes";
-import { AUTHOR_SETTING, authorSettingValue, type RevisionAuthor } from "@/lib/revisions/author";
+import { AUTHOR_SETTING, authorSettingValue, type RevisionAuthor } from "@/lib/db/author";
 
 export type WriteTransactionOptions = {
   /**

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { Prisma, queryRows, type Db, type Transaction } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/transaction";
 import { AppError, jsonResponse } from "@/lib/errors";
-import type { RevisionAuthor } from "@/lib/revisions/author";
+import type { RevisionAuthor } from "@/lib/db/author";
 
 const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
 /** Set on a response that repeats the stored first response of its key. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { AuthContext } from "@/lib/auth/authenticate";
 import type { Db } from "@/lib/db/client";
-import { agentAuthor } from "@/lib/revisions/author";
+import { agentAuthor } from "@/lib/db/author";
 import { MESSAGES, validationError } from "@/lib/errors";
 import { parseId } from "@/lib/http";
 import { noteEtag, versionFromIfMatch } from "@/lib/notes/etag";

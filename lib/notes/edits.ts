@@ -20,7 +20,7 @@ import {
   type Block,
 } from "@/lib/notes/blocks";
 import { renderMarkdownAfterResponse } from "@/lib/notes/markdown";
-import type { RevisionAuthor } from "@/lib/revisions/author";
+import type { RevisionAuthor } from "@/lib/db/author";
 import { missingOrModified, writeNoteUpdate, type ResolvedBody, type VersionedNote } from "@/lib/notes/mutations";
 import type { TEditOperation, TUpdateNote } from "@/lib/notes/schemas";
 

@@ -3,7 +3,8 @@ import type { Db } from "@/lib/db/client";
 import { contentToMarkdown, noteMarkdown } from "@/lib/editor/markdown";
 import { noteNotFound } from "@/lib/errors";
 import { log } from "@/lib/log";
-import { NOTE_TAGS_INCLUDE, serializeTag } from "@/lib/notes/serialize";
+import { NOTE_TAGS_INCLUDE } from "@/lib/notes/serialize";
+import { serializeTag } from "@/lib/tags/serialize";
 import type { TTag } from "@/lib/tags/schemas";
 
 export type NoteMarkdown = {

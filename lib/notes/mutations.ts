@@ -7,8 +7,8 @@ import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
 import { noteJsonSql } from "@/lib/notes/serialize";
 import { noteEtag } from "@/lib/notes/etag";
 import { blocksToKeep } from "@/lib/notes/markdown-merge";
-import type { RevisionAuthor } from "@/lib/revisions/author";
-import { moveNoteToTrash, purgeExpiredTrashQuietly } from "@/lib/trash/move";
+import type { RevisionAuthor } from "@/lib/db/author";
+import { moveNoteToTrash, purgeExpiredTrashQuietly } from "@/lib/notes/trash-move";
 
 /** The subset of `tagIds` the user owns; the rest are ignored, as the contract says. */
 async function ownedTagIds(db: DbClient, userId: string, tagIds: string[] | undefined): Promise<string[]> {

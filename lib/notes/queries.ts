@@ -4,7 +4,8 @@ import { encodeCursor, type NoteCursor } from "@/lib/notes/cursor";
 import type { TNote } from "@/lib/notes/schemas";
 import { escapeLikePattern, MAX_INDEXED_TOKEN_LENGTH, MIN_TOKEN_TERM_LENGTH, searchTerms, termLength } from "@/lib/notes/search-tokens";
 import { highlightNotes, snippetHtml } from "@/lib/notes/snippet";
-import { isoTimestamp, noteJsonSql } from "@/lib/notes/serialize";
+import { isoTimestamp } from "@/lib/db/wire";
+import { noteJsonSql } from "@/lib/notes/serialize";
 
 
 export type ListNotesOptions = {

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { updateNote, type VersionedNote } from "@/lib/notes/mutations";
-import type { RevisionAuthor } from "@/lib/revisions/author";
+import type { RevisionAuthor } from "@/lib/db/author";
 import { getRevisionOrThrow } from "@/lib/revisions/queries";
 
 /**

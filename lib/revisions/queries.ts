@@ -2,8 +2,8 @@ import type { Db } from "@/lib/db/client";
 import { contentToText } from "@/lib/editor/content-text";
 import { contentToMarkdown, noteMarkdown } from "@/lib/editor/markdown";
 import { AppError, MESSAGES, noteNotFound } from "@/lib/errors";
-import { serializeTag, TAG_SELECT } from "@/lib/notes/serialize";
-import { AGENT_AUTHOR_KINDS } from "@/lib/revisions/author";
+import { serializeTag, TAG_SELECT } from "@/lib/tags/serialize";
+import { AGENT_AUTHOR_KINDS } from "@/lib/db/author";
 import { revisionChange, type RevisionChange } from "@/lib/revisions/diff";
 import type { TListRevisionsQuery, TRevision, TRevisionAuthor, TRevisionList, TRevisionSummary } from "@/lib/revisions/schemas";
 

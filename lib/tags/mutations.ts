@@ -1,9 +1,9 @@
 import { Prisma, queryRows, type Db, type DbClient } from "@/lib/db/client";
-import { isUniqueViolation } from "@/lib/db/failures";
+import { isUniqueViolation } from "@/lib/db-failures";
 import { writeTransaction } from "@/lib/db/transaction";
 import { AppError, MESSAGES } from "@/lib/errors";
-import { tagJsonSql } from "@/lib/notes/serialize";
-import type { RevisionAuthor } from "@/lib/revisions/author";
+import { tagJsonSql } from "@/lib/tags/serialize";
+import type { RevisionAuthor } from "@/lib/db/author";
 import type { TCreateTag, TTag } from "@/lib/tags/schemas";
 
 /** A tag's wire form, built by the database. */

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { serializeTag, TAG_SELECT } from "@/lib/notes/serialize";
+import { serializeTag, TAG_SELECT } from "@/lib/tags/serialize";
 import type { TTag } from "@/lib/tags/schemas";
 
 /** The user's tags, by name (case-insensitively: the column is citext). */

@@ -1,10 +1,10 @@
 import { Prisma, queryRows, type Db } from "@/lib/db/client";
-import { isUniqueViolation } from "@/lib/db/failures";
+import { isUniqueViolation } from "@/lib/db-failures";
 import { writeTransaction } from "@/lib/db/transaction";
 import { AppError, MESSAGES } from "@/lib/errors";
 import { insertNote, type VersionedNote } from "@/lib/notes/mutations";
-import { purgeExpiredTrash } from "@/lib/trash/move";
-import { expiryCutoff, type TrashClock } from "@/lib/trash/retention";
+import { purgeExpiredTrash } from "@/lib/notes/trash-move";
+import { expiryCutoff, type TrashClock } from "@/lib/notes/trash-retention";
 
 /** A trashed note as a restore reads it, and whether a note holds its id now. */
 type TrashedRow = {

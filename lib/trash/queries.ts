@@ -1,8 +1,9 @@
 import type { Db } from "@/lib/db/client";
 import { encodeCursor, type NoteCursor } from "@/lib/notes/cursor";
-import { serializeNote, TAG_SELECT } from "@/lib/notes/serialize";
-import { purgeExpiredTrash } from "@/lib/trash/move";
-import { expiryCutoff, retentionMs, type TrashClock } from "@/lib/trash/retention";
+import { serializeNote } from "@/lib/notes/serialize";
+import { TAG_SELECT } from "@/lib/tags/serialize";
+import { purgeExpiredTrash } from "@/lib/notes/trash-move";
+import { expiryCutoff, retentionMs, type TrashClock } from "@/lib/notes/trash-retention";
 import type { TTrashedNote, TTrashList } from "@/lib/trash/schemas";
 
 export type ListTrashOptions = TrashClock & {

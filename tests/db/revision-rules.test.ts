@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { createNote, updateNote } from "@/lib/notes/mutations";
 import { getNoteOrThrow } from "@/lib/notes/queries";
-import type { RevisionAuthor } from "@/lib/revisions/author";
+import type { RevisionAuthor } from "@/lib/db/author";
 import { restoreRevision } from "@/lib/revisions/mutations";
 import { getRevisionOrThrow, listRevisions } from "@/lib/revisions/queries";
 import type { TRevisionSummary } from "@/lib/revisions/schemas";

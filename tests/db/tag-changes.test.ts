@@ -7,7 +7,7 @@ import { noteEtag } from "@/lib/notes/etag";
 import { createNote, deleteNote, updateNote } from "@/lib/notes/mutations";
 import { getNoteOrThrow } from "@/lib/notes/queries";
 import { getNoteVersion } from "@/lib/notes/version";
-import type { RevisionAuthor } from "@/lib/revisions/author";
+import type { RevisionAuthor } from "@/lib/db/author";
 import { createTag, deleteTag, renameTag } from "@/lib/tags/mutations";
 import { createUser, eraseUser } from "@/lib/users/mutations";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";

@@ -8,7 +8,7 @@ import { getNoteOrThrow, listNotes } from "@/lib/notes/queries";
 import { apiLimitKey, authAccountLimitKey } from "@/lib/rate-limit/keys";
 import { consumeRateLimit } from "@/lib/rate-limit/limiter";
 import { createTag } from "@/lib/tags/mutations";
-import { purgeExpiredTrash } from "@/lib/trash/move";
+import { purgeExpiredTrash } from "@/lib/notes/trash-move";
 import { deleteTrashedNote, restoreTrashedNote } from "@/lib/trash/mutations";
 import { listTrash } from "@/lib/trash/queries";
 import { createUser, eraseUser } from "@/lib/users/mutations";

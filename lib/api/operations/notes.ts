@@ -21,7 +21,7 @@ import {
   ZUpdateNoteSchema,
 } from "@/lib/notes/schemas";
 import { getNoteVersion } from "@/lib/notes/version";
-import { agentAuthor } from "@/lib/revisions/author";
+import { agentAuthor } from "@/lib/db/author";
 
 const NOTE_ID = { id: MESSAGES.invalidNoteId };
 

@@ -4,7 +4,7 @@ import { jsonResponse, MESSAGES } from "@/lib/errors";
 import { markdownResponse, preferredMediaType } from "@/lib/http";
 import { noteEtag, versionFromIfMatch } from "@/lib/notes/etag";
 import { ZNoteFormatQuerySchema, ZNoteResponseSchema } from "@/lib/notes/schemas";
-import { agentAuthor } from "@/lib/revisions/author";
+import { agentAuthor } from "@/lib/db/author";
 import { restoreRevision } from "@/lib/revisions/mutations";
 import { getRevisionOrThrow, listRevisions, revisionMarkdown } from "@/lib/revisions/queries";
 import { ZListRevisionsQuerySchema, ZRevisionListResponseSchema, ZRevisionResponseSchema } from "@/lib/revisions/schemas";

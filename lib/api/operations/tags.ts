@@ -2,7 +2,7 @@ import { defineOperation } from "@/lib/api/operation";
 import { KEY_REUSED } from "@/lib/api/responses";
 import { jsonResponse, MESSAGES } from "@/lib/errors";
 import { idempotent } from "@/lib/idempotency/idempotency";
-import { agentAuthor } from "@/lib/revisions/author";
+import { agentAuthor } from "@/lib/db/author";
 import { deleteTag, insertTag, renameTag } from "@/lib/tags/mutations";
 import { listTags } from "@/lib/tags/queries";
 import { ZCreateTagSchema, ZRenameTagSchema, ZTagListResponseSchema, ZTagResponseSchema } from "@/lib/tags/schemas";

@@ -17,7 +17,7 @@ import { parseNoteEtag } from "@/lib/notes/etag";
 import { createNote, deleteNote, discardEmptyNote, updateNote } from "@/lib/notes/mutations";
 import { NOTE_TITLE_MAX, ZNoteSchema, ZUpdateNoteSchema, type TNote } from "@/lib/notes/schemas";
 import { getNoteOrThrow } from "@/lib/notes/queries";
-import { personAuthor } from "@/lib/revisions/author";
+import { personAuthor } from "@/lib/db/author";
 import { restoreRevision } from "@/lib/revisions/mutations";
 import { getRevisionOrThrow, listRevisionChanges, listRevisions, type RevisionChangeInfo } from "@/lib/revisions/queries";
 import { ZListRevisionsQuerySchema, type TRevision, type TRevisionList } from "@/lib/revisions/schemas";

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
 import { AppError, isUnavailable, UNAVAILABLE_ACTION_MESSAGE } from "@/lib/errors";
-import { personAuthor } from "@/lib/revisions/author";
+import { personAuthor } from "@/lib/db/author";
 import { createTag, deleteTag, renameTag } from "@/lib/tags/mutations";
 import { TAG_NAME_MAX, ZCreateTagSchema, type TTag } from "@/lib/tags/schemas";
 

@@ -1,6 +1,6 @@
 import { Prisma, queryRows, type DbClient, type Transaction } from "@/lib/db/client";
 import { log } from "@/lib/log";
-import { expiryCutoff, type TrashClock } from "@/lib/trash/retention";
+import { expiryCutoff, type TrashClock } from "@/lib/notes/trash-retention";
 
 /**
  * Moves a note to the trash: one statement deletes the notes row (its tag
