@@ -52,6 +52,11 @@ export default defineConfig({
       CONVERSION_QUEUE_TIMEOUT_MS: "110000",
     },
     hookTimeout: 120_000,
+    // expect.poll waits for a condition for 1 s unless told otherwise: too
+    // short for a page that answers in a few hundred milliseconds on an idle
+    // machine and in seconds on a loaded one (a history panel's list, two
+    // full runs at once). A bound on the wait, not a speed target.
+    expect: { poll: { timeout: 15_000 } },
     pool: "forks",
     // Two test files at a time (Vitest's default on two cores is one): each starts its
     // own servers and databases, so the suite takes about half as long, and every test
