@@ -21,8 +21,8 @@ import { log } from "@/lib/log";
  * its worker (piscina replaces it) and the request answers 422 naming the
  * limit. A job that waits too long for a worker, finds the queue full, or is
  * still under its CPU budget after three times that budget in wall time (at
- * least 10 s: the machine is too busy to tell) answers 503: the server is busy, not the input
- * bad.
+ * least 10 s: the machine is too busy to tell) answers 503: the server is
+ * busy, not the input bad.
  */
 type PoolState = {
   pool?: Piscina;
@@ -168,8 +168,9 @@ function threadCpuMs(threadId: number): number | null {
 /**
  * Calls `exceeded("timeout")` once the job has used `budgetMs` of its worker
  * thread's CPU time, or `exceeded("slowed")` if WALL_FACTOR times that (at
- * least MIN_WALL_MS) passes in wall time first; where the thread's CPU time cannot be read, wall time
- * alone counts, as CPU time. Returns a function that stops watching.
+ * least MIN_WALL_MS) passes in wall time first; where the thread's CPU time
+ * cannot be read, wall time alone counts, as CPU time. Returns a function that
+ * stops watching.
  */
 export function holdToBudget(
   threadId: number | null,

@@ -14,9 +14,10 @@ const status = await waitFor(
   () => {
     try {
       return JSON.parse(fs.readFileSync(statusFile, "utf8")) as BuildStatus;
-    } catch {
-      // Not written yet.
-      return undefined;
+    } catch (err) {
+      // Not written yet (it is written whole, by a rename); anything else is loud.
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw err;
     }
   },
   { timeoutMs: BUILD_TIMEOUT_MS, intervalMs: 250, message: "the production build (tests/helpers/global-setup.ts)" },

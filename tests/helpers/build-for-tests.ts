@@ -15,19 +15,20 @@ async function buildAll(): Promise<void> {
   // One `next build` serves every test: `next start` serves it, and its
   // standalone output is what the container and the serverless function are
   // made of (a build per deployment took three times as long).
-  let started = Date.now();
-  await buildProductionApp({ root: ROOT, distDir: ".next", env: { NEXT_OUTPUT: "standalone" } });
-  process.stdout.write(`Built the app for tests in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  await timed("Built the app for tests", () => buildProductionApp({ root: ROOT, distDir: ".next", env: { NEXT_OUTPUT: "standalone" } }));
   // The deployments run on PostgreSQL only (tests/e2e/deploy.test.ts, serverless.test.ts).
   if (testEnv.TEST_DATABASE_URL) {
     // Packaged before the container's additions land in .next/standalone: the function gets none of them.
-    started = Date.now();
-    await buildServerless({ root: ROOT, prebuilt: ".next" });
-    process.stdout.write(`Packaged the serverless function in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-    started = Date.now();
-    await buildStandalone({ root: ROOT, distDir: TEST_STANDALONE_DIST, skipNextBuild: true });
-    process.stdout.write(`Made the container's folder in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    await timed("Packaged the serverless function", () => buildServerless({ root: ROOT, prebuilt: ".next" }));
+    await timed("Made the container's folder", () => buildStandalone({ root: ROOT, distDir: TEST_STANDALONE_DIST, skipNextBuild: true }));
   }
+}
+
+/** Runs one step of the build and says how long it took. */
+async function timed(done: string, step: () => Promise<unknown>): Promise<void> {
+  const started = Date.now();
+  await step();
+  process.stdout.write(`${done} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }
 
 const statusFile = process.env[BUILD_STATUS_ENV];

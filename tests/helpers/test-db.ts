@@ -27,8 +27,9 @@ export type TestDatabase = {
   /** DATABASE_URL for an app process. */
   url: string;
   /**
-   * Runs `fn` with a client. The embedded database belongs to one process at a
-   * time, so for PGlite the client is closed again before this returns.
+   * Runs `fn` with a client. The embedded database belongs to one client at a
+   * time, so for PGlite the client is closed again before this returns, unless
+   * the database holds one open (createTestDatabase's `holdOpen`).
    */
   withDb<T>(fn: (db: Db) => Promise<T>): Promise<T>;
   /**
