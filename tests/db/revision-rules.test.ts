@@ -22,6 +22,8 @@ import { useTestDatabase } from "@/tests/helpers/test-db";
 // is all the trigger's pause and folding window compare with now().
 
 const SECOND = 1000;
+/** A failure prints its seed and path; FC_SEED=<seed> FC_PATH=<path> replays it, FC_RUNS=<n> runs more. */
+const replay = process.env.FC_SEED ? { seed: Number(process.env.FC_SEED), path: process.env.FC_PATH } : {};
 /** Who writes: an agent through REST or MCP, or the person in one of two editor sessions. */
 const KINDS = ["api", "mcp", "browser", "browser-again"] as const;
 type Kind = (typeof KINDS)[number];
@@ -110,7 +112,7 @@ describe.each(TEST_DB_KINDS)("the recording rule of note history, over random se
           await checkSequence(db, { userId: user.id, authors, tagIds, clock: clock!, creator, ops });
         }),
         // PGlite runs in this process, a step at a time: fewer runs keep it within seconds.
-        { numRuns: kind === "pglite" ? 25 : 40 },
+        { numRuns: Number(process.env.FC_RUNS ?? (kind === "pglite" ? 25 : 40)), ...replay },
       );
     });
   }, 120_000);
@@ -212,9 +214,9 @@ async function checkSequence(
  * oldest first, by the rule of note_revision_record: a person's save joins
  * the newest revision when that is a save of the same session, not a
  * restore, written less than the pause ago and begun less than the window
- * ago; a write that changes nothing gives the newest revision its version,
- * unless it is a restore or another writer's while the newest is open to a
- * save of its session.
+ * ago; a write that changes nothing gives the newest revision its version
+ * (not its time), unless it is a restore or another writer's while the newest
+ * is open to a save of its session.
  */
 function expectedVersions(steps: Step[], { pauseMs, windowMs }: Clock): number[] {
   type Model = { version: number; author: Kind; restore: boolean; begunAt: number; lastAt: number };
@@ -229,7 +231,8 @@ function expectedVersions(steps: Step[], { pauseMs, windowMs }: Clock): number[]
     const joins = !step.restore && ((open && sameWriter) || (unchanged && (sameWriter || !open)));
     if (!joins) return record();
     latest.version = step.version;
-    latest.lastAt = step.at;
+    // Only a write that changed something is a save the pause counts from.
+    if (!unchanged) latest.lastAt = step.at;
   });
   return model.map((revision) => revision.version);
 }
