@@ -159,7 +159,7 @@ export async function createMemoryDb(): Promise<DbHandle> {
 export function useTestDatabase(kind: TestDbKind): TestDatabase {
   let database: TestDatabase | undefined;
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
+    database = await createTestDatabase(kind, { holdOpen: true });
   });
   afterAll(() => database?.drop());
   return new Proxy({} as TestDatabase, {
