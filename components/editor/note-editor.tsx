@@ -12,6 +12,7 @@ import { HistoryPanel, type RestoreOutcome } from "@/components/editor/history-p
 import { draftMatches, readDraft, removeDraft, type NoteDraft } from "@/components/editor/note-draft";
 import { DraftBanner, SaveFailureAlert } from "@/components/editor/save-failure";
 import { SaveStatusIndicator } from "@/components/editor/save-status";
+import { TitleField } from "@/components/editor/title-field";
 import { useNoteSaver } from "@/components/editor/use-note-saver";
 import { useNewNote, type TypedDraft } from "@/components/shell/new-note";
 import { TagPicker } from "@/components/tags/tag-picker";
@@ -22,7 +23,6 @@ import { contentToText } from "@/lib/editor/content-text";
 import { mergeBody, propDefaultsOf, selfOf } from "@/lib/editor/merge";
 import { NEW_NOTE_PARAM, UNTITLED, type EditorNote } from "@/lib/notes/editor-types";
 import { deleteNoteAction, discardNewNoteAction, loadNoteAction, restoreRevisionAction } from "@/lib/actions/notes";
-import { NOTE_TITLE_MAX } from "@/lib/notes/schemas";
 import type { TRevisionSummary } from "@/lib/revisions/schemas";
 import type { TTag } from "@/lib/tags/schemas";
 
@@ -564,19 +564,10 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
         </div>
       ) : null}
 
-      <label htmlFor="note-title" className="sr-only">
-        Title
-      </label>
-      <textarea
+      <TitleField
         ref={titleInput}
         id="note-title"
-        className="title-input"
-        rows={1}
         value={title}
-        placeholder={UNTITLED}
-        maxLength={NOTE_TITLE_MAX}
-        autoComplete="off"
-        spellCheck
         onChange={(event) => {
           // A title is one line: line breaks pasted into it become spaces.
           const value = event.target.value.replace(/\r?\n/g, " ");
@@ -585,15 +576,12 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
           setTitle(value);
           markChanged("title");
         }}
-        onKeyDown={(event) => {
-          if (event.key === "Enter" || (event.key === "ArrowDown" && !event.shiftKey)) {
-            event.preventDefault();
-            const editor = handle.current?.editor;
-            const first = editor?.document[0];
-            if (editor && first) {
-              editor.setTextCursorPosition(first, "start");
-              editor.focus();
-            }
+        onToBody={() => {
+          const editor = handle.current?.editor;
+          const first = editor?.document[0];
+          if (editor && first) {
+            editor.setTextCursorPosition(first, "start");
+            editor.focus();
           }
         }}
       />

@@ -4,6 +4,7 @@ import { usePathname, useRouter } from "next/navigation";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode, type RefObject } from "react";
 import { flushSync } from "react-dom";
 import { removeDraft, writeDraft } from "@/components/editor/note-draft";
+import { TitleField } from "@/components/editor/title-field";
 import { NEW_NOTE_PARAM, UNTITLED } from "@/lib/notes/editor-types";
 import { discardNewNoteAction, saveNoteAction, startNoteAction } from "@/lib/actions/notes";
 import { NOTE_TITLE_MAX } from "@/lib/notes/schemas";
@@ -233,32 +234,19 @@ export function NewNoteOutlet({ children }: { children: ReactNode }) {
               </button>
             </div>
           ) : null}
-          <label htmlFor="new-note-title" className="sr-only">
-            Title
-          </label>
-          <textarea
+          <TitleField
             ref={title}
             id="new-note-title"
-            className="title-input"
-            rows={1}
-            placeholder={UNTITLED}
-            maxLength={NOTE_TITLE_MAX}
-            autoComplete="off"
-            spellCheck
-            onKeyDown={(event) => {
-              // As in the note's editor: Enter or ↓ goes on to the body.
-              if (event.key === "Enter" || (event.key === "ArrowDown" && !event.shiftKey)) {
-                event.preventDefault();
-                body.current?.focus();
-                body.current?.setSelectionRange(0, 0);
-              }
+            onToBody={() => {
+              body.current?.focus();
+              body.current?.setSelectionRange(0, 0);
             }}
           />
           <div className="note-meta" aria-hidden="true" />
           <label htmlFor="new-note-body" className="sr-only">
             Note body
           </label>
-          <textarea ref={body} id="new-note-body" className="draft-body" placeholder="Enter text" spellCheck />
+          <textarea ref={body} id="new-note-body" className="draft-body" dir="auto" placeholder="Enter text" spellCheck />
         </div>
       ) : null}
       <div ref={page} style={{ display: draft ? "none" : "contents" }}>

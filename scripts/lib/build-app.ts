@@ -4,8 +4,12 @@ import { build } from "esbuild";
 import { bundledWorkerPath } from "@/lib/editor/worker-file";
 import { bundledServerPath } from "@/scripts/lib/server-options";
 
-/** One TypeScript entry point as one ES module for Node, packages left to node_modules. */
-async function bundleForNode(root: string, entry: string, outfile: string): Promise<void> {
+/**
+ * One TypeScript entry point as one ES module for Node 22. Packages stay in
+ * node_modules unless `standalone`: then everything is in the file, which runs
+ * with nothing installed beside it.
+ */
+export async function bundleForNode(root: string, entry: string, outfile: string, { standalone = false } = {}): Promise<void> {
   await build({
     entryPoints: [path.join(root, entry)],
     outfile,
@@ -14,7 +18,10 @@ async function bundleForNode(root: string, entry: string, outfile: string): Prom
     format: "esm",
     target: "node22",
     tsconfig: path.join(root, "tsconfig.json"),
-    packages: "external",
+    ...(standalone
+      ? // Bundled CommonJS still calls require for Node's own modules.
+        { banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' } }
+      : { packages: "external" as const }),
     logLevel: "warning",
   });
 }
