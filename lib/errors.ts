@@ -3,104 +3,129 @@ import { z } from "zod";
 import { isDatabaseUnavailable, isWriteConflict, postgresCode } from "@/lib/db-failures";
 import { log } from "@/lib/log";
 
-/** Every failure the API can answer with, and its HTTP status. One table, one mapper. */
-export const ERROR_STATUS = {
-  BAD_REQUEST: 400,
-  INVALID_QUERY: 400,
-  INVALID_JSON: 400,
-  INVALID_BODY: 400,
-  MISSING_TOKEN: 401,
-  INVALID_TOKEN: 401,
-  USER_NOT_FOUND: 401,
-  CROSS_ORIGIN: 403,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  REQUEST_TIMEOUT: 408,
-  CONFLICT: 409,
+/**
+ * Every failure the service answers with: its code, its HTTP status, the text
+ * sent as `error` (the contract's texts exact; a function where the text names
+ * something), and what it means in the OpenAPI document (null: only where an
+ * operation declares it). REST, MCP and the browser's server actions all map
+ * an AppError by its code, never by its text.
+ */
+export const ERRORS = {
+  INVALID_NOTE_ID: { status: 400, text: "Invalid note id", means: "malformed request: id, header or URL" },
+  INVALID_TAG_ID: { status: 400, text: "Invalid tag id", means: "malformed request: id, header or URL" },
+  INVALID_REVISION_ID: { status: 400, text: "Invalid revision id", means: "malformed request: id, header or URL" },
+  INVALID_ATTACHMENT_ID: { status: 400, text: "Invalid attachment id", means: "malformed request: id, header or URL" },
+  INVALID_IDEMPOTENCY_KEY: { status: 400, text: "Idempotency-Key must be 1 to 255 printable ASCII characters", means: "malformed request: id, header or URL" },
+  INVALID_QUERY: { status: 400, text: "Invalid query parameters", means: "invalid query parameters (with details)" },
+  INVALID_JSON: { status: 400, text: "Request body must be valid JSON", means: "body is not valid JSON" },
+  INVALID_BODY: { status: 400, text: "Invalid request body", means: "body fails the schema (with details)" },
+  /** The server refused the HTTP request itself (scripts/lib/server.ts): the text says what was wrong. */
+  MALFORMED_REQUEST: { status: 400, text: (detail: string) => detail, means: "malformed request: id, header or URL" },
+  EMPTY_FILE: { status: 400, text: "The file is empty", means: null },
+  MISSING_TOKEN: { status: 401, text: "Missing X-Session-Token header", means: "no x-session-token header" },
+  INVALID_TOKEN: { status: 401, text: (detail: string) => `Invalid session token: ${detail}`, means: "session token rejected, expired or not verifiable" },
+  USER_NOT_FOUND: { status: 401, text: (baseUrl: string) => `User not found — sign up at ${baseUrl} first`, means: "no account for the verified email (with email)" },
+  CROSS_ORIGIN: { status: 403, text: "Cross-origin request refused", means: null },
+  NOTE_NOT_FOUND: { status: 404, text: "Note not found", means: "no such resource for this user" },
+  TAG_NOT_FOUND: { status: 404, text: "Tag not found", means: "no such resource for this user" },
+  REVISION_NOT_FOUND: { status: 404, text: "Revision not found", means: "no such resource for this user" },
+  TRASHED_NOTE_NOT_FOUND: { status: 404, text: "Note not found in the trash", means: "no such resource for this user" },
+  ATTACHMENT_NOT_FOUND: { status: 404, text: "Attachment not found", means: "no such resource for this user" },
+  /** A path that answers only some callers (the development routes), as if it did not exist. */
+  NOT_FOUND: { status: 404, text: "Not found", means: null },
+  NO_ROUTE: { status: 404, text: (method: string, path: string) => `No route for ${method} ${path}; see GET /api`, means: null },
+  ACCOUNT_NOT_FOUND: { status: 404, text: (email: string) => `No account for ${email}`, means: null },
+  METHOD_NOT_ALLOWED: { status: 405, text: (method: string, allow: string) => `Method ${method} not allowed; use ${allow}`, means: null },
+  REQUEST_TIMEOUT: { status: 408, text: "Request was not received in time", means: "request timeout" },
+  TAG_EXISTS: { status: 409, text: "A tag with this name already exists", means: "a tag with this name already exists" },
+  NOTE_EXISTS: { status: 409, text: "A note with this id already exists", means: null },
+  ACCOUNT_EXISTS: { status: 409, text: (email: string) => `An account for ${email} already exists`, means: null },
   /** One operation of a targeted edit does not apply to the note as it is (lib/notes/edits.ts); nothing was written. */
-  EDIT_FAILED: 409,
+  EDIT_FAILED: { status: 409, text: (detail: string) => detail, means: null },
   /** A change-feed cursor older than the changes kept (lib/changes): list again, then follow from the new cursor. */
-  CURSOR_EXPIRED: 410,
-  PRECONDITION_FAILED: 412,
-  PAYLOAD_TOO_LARGE: 413,
-  URI_TOO_LONG: 414,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  CONTENT_TOO_COMPLEX: 422,
-  IDEMPOTENCY_KEY_REUSED: 422,
-  RATE_LIMITED: 429,
-  REQUEST_HEADERS_TOO_LARGE: 431,
-  SERVER_CONFIG_ERROR: 500,
-  INTERNAL: 500,
-  SERVICE_UNAVAILABLE: 503,
-} as const;
+  CURSOR_EXPIRED: {
+    status: 410,
+    text: (days: number) =>
+      `This cursor is older than the changes kept (${days} days): list your notes and tags again, then follow changes from a new cursor (call without since)`,
+    means: "cursor expired",
+  },
+  NOTE_MODIFIED: { status: 412, text: "Note was modified", means: "the note changed since the If-Match version" },
+  BODY_TOO_LARGE: { status: 413, text: (limit: string) => `Request body must be at most ${limit}`, means: "body over the size limit" },
+  FILE_TOO_LARGE: { status: 413, text: (limit: string) => `The file is over the ${limit} limit`, means: "body over the size limit" },
+  URI_TOO_LONG: { status: 414, text: (max: number) => `Request target must be at most ${max} characters`, means: "uri too long" },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    text: "Content-Type must be application/json",
+    means: "Content-Type is not application/json (an upload: a type not accepted, or bytes that are not what the Content-Type says)",
+  },
+  UNSUPPORTED_FILE: { status: 415, text: (reason: string) => reason, means: null },
+  CONTENT_TOO_COMPLEX: { status: 422, text: (detail: string) => detail, means: "content too complex" },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    text: "Idempotency-Key was already used with a different request body; use a new key for a new request",
+    means: "the Idempotency-Key was already used with a different request body",
+  },
+  RATE_LIMITED: { status: 429, text: (seconds: number) => `Too many requests — retry after ${seconds} seconds`, means: "rate limited" },
+  REQUEST_HEADERS_TOO_LARGE: { status: 431, text: "Request headers are too large", means: "request headers too large" },
+  SERVER_CONFIG_ERROR: { status: 500, text: "Server configuration error — contact support", means: "server configuration error" },
+  MAIL_NOT_CONFIGURED: { status: 500, text: "Email delivery is not configured", means: null },
+  INTERNAL: { status: 500, text: "Internal server error", means: "unexpected server error" },
+  SERVICE_UNAVAILABLE: { status: 503, text: "Service temporarily unavailable — retry shortly", means: "database unavailable or overloaded; retry after Retry-After seconds" },
+  CONVERSIONS_BUSY: { status: 503, text: "Too many conversions in progress — retry shortly", means: null },
+  CONVERSION_SLOWED: { status: 503, text: "The server is too busy to finish this conversion — retry shortly", means: null },
+  IDEMPOTENCY_KEY_BUSY: { status: 503, text: "Idempotency-Key is busy — retry shortly", means: null },
+} as const satisfies Record<string, { status: number; text: string | ((...args: never[]) => string); means: string | null }>;
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+export type ErrorCode = keyof typeof ERRORS;
 
-export type AppErrorOptions = {
-  /** Text sent to the caller as `error`. */
-  userMessage: string;
+/** What a code's text needs: the arguments of its function, or nothing. */
+type TextArgs<C extends ErrorCode> = (typeof ERRORS)[C]["text"] extends (...args: infer A) => string ? A : [];
+
+export type AppErrorOptions<C extends ErrorCode = ErrorCode> = {
   /** Extra top-level body fields the contract names (`details`, `email`). */
   fields?: Record<string, unknown>;
   /** Extra response headers (for example `Allow` on a 405). */
   headers?: Record<string, string>;
   /** Internal cause, logged and never sent. */
   cause?: unknown;
-};
+} & (TextArgs<C> extends [] ? { args?: [] } : { args: TextArgs<C> });
 
-export class AppError extends Error {
-  readonly code: ErrorCode;
+/** The text a code sends, given what it names. */
+export function errorText<C extends ErrorCode>(code: C, ...args: TextArgs<C>): string {
+  const text: string | ((...args: never[]) => string) = ERRORS[code].text;
+  return typeof text === "string" ? text : (text as (...args: TextArgs<C>) => string)(...args);
+}
+
+export class AppError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly code: C;
+  /** Text sent to the caller as `error`. */
   readonly userMessage: string;
   readonly fields?: Record<string, unknown>;
   readonly headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, options: AppErrorOptions) {
-    super(options.userMessage, { cause: options.cause });
+  constructor(code: C, ...[options]: TextArgs<C> extends [] ? [AppErrorOptions<C>?] : [AppErrorOptions<C>]) {
+    const userMessage = errorText(code, ...((options?.args ?? []) as TextArgs<C>));
+    super(userMessage, { cause: options?.cause });
     this.name = "AppError";
     this.code = code;
-    this.userMessage = options.userMessage;
-    this.fields = options.fields;
-    this.headers = options.headers;
+    this.userMessage = userMessage;
+    this.fields = options?.fields;
+    this.headers = options?.headers;
   }
 
   get status(): number {
-    return ERROR_STATUS[this.code];
+    return ERRORS[this.code].status;
   }
 }
 
-/** The exact texts of the notes contract. */
-export const MESSAGES = {
-  invalidQuery: "Invalid query parameters",
-  invalidJson: "Request body must be valid JSON",
-  invalidBody: "Invalid request body",
-  missingToken: "Missing X-Session-Token header",
-  invalidToken: (detail: string) => `Invalid session token: ${detail}`,
-  userNotFound: (baseUrl: string) => `User not found — sign up at ${baseUrl} first`,
-  serverConfig: "Server configuration error — contact support",
-  noteNotFound: "Note not found",
-  invalidNoteId: "Invalid note id",
-  tagNotFound: "Tag not found",
-  invalidTagId: "Invalid tag id",
-  tagExists: "A tag with this name already exists",
-  noteModified: "Note was modified",
-  trashedNoteNotFound: "Note not found in the trash",
-  revisionNotFound: "Revision not found",
-  invalidRevisionId: "Invalid revision id",
-  noteExists: "A note with this id already exists",
-  rateLimited: (retryAfterSeconds: number) => `Too many requests — retry after ${retryAfterSeconds} seconds`,
-  crossOrigin: "Cross-origin request refused",
-  methodNotAllowed: (method: string, allow: string) => `Method ${method} not allowed; use ${allow}`,
-  internal: "Internal server error",
-  unavailable: "Service temporarily unavailable — retry shortly",
-  attachmentNotFound: "Attachment not found",
-  invalidAttachmentId: "Invalid attachment id",
-  cursorExpired: (days: number) => `This cursor is older than the changes kept (${days} days): list your notes and tags again, then follow changes from a new cursor (call without since)`,
-  cursorAhead: "This cursor is ahead of your changes: use the cursor an answer of this feed gave you",
-} as const;
+/** True when `err` is an AppError of one of these codes (narrowed to them). */
+export function isAppError<C extends ErrorCode>(err: unknown, ...codes: C[]): err is AppError<C> {
+  return err instanceof AppError && (codes.length === 0 || (codes as ErrorCode[]).includes(err.code));
+}
 
 /** A zod failure as the `details` object of a 400: zod's flattened issues. */
 export function validationError(code: "INVALID_QUERY" | "INVALID_BODY", error: z.ZodError): AppError {
   return new AppError(code, {
-    userMessage: code === "INVALID_QUERY" ? MESSAGES.invalidQuery : MESSAGES.invalidBody,
     fields: { details: z.flattenError(error) },
   });
 }
@@ -108,13 +133,13 @@ export function validationError(code: "INVALID_QUERY" | "INVALID_BODY", error: z
 /** A method the path does not answer: 405 naming those it does in Allow. */
 export function methodNotAllowedError(method: string | undefined, allowed: readonly string[]): AppError {
   const allow = allowed.join(", ");
-  return new AppError("METHOD_NOT_ALLOWED", { userMessage: MESSAGES.methodNotAllowed(String(method), allow), headers: { Allow: allow } });
+  return new AppError("METHOD_NOT_ALLOWED", { args: [String(method), allow], headers: { Allow: allow } });
 }
 
 /** Over a rate limit: 429 with Retry-After, plus any header fields of the limit's state. */
 export function rateLimitedError(retryAfterSeconds: number, headers: Record<string, string> = {}): AppError {
   return new AppError("RATE_LIMITED", {
-    userMessage: MESSAGES.rateLimited(retryAfterSeconds),
+    args: [retryAfterSeconds],
     headers: { ...headers, "Retry-After": String(retryAfterSeconds) },
   });
 }
@@ -122,16 +147,16 @@ export function rateLimitedError(retryAfterSeconds: number, headers: Record<stri
 /** A state-changing request made by another site's page (lib/auth/origin.ts decides which). */
 /** The contract's 404 for a note that does not exist or is not the caller's. */
 export function noteNotFound(): AppError {
-  return new AppError("NOT_FOUND", { userMessage: MESSAGES.noteNotFound });
+  return new AppError("NOTE_NOT_FOUND");
 }
 
 export function crossOriginError(): AppError {
-  return new AppError("CROSS_ORIGIN", { userMessage: MESSAGES.crossOrigin });
+  return new AppError("CROSS_ORIGIN");
 }
 
 /** Production settings missing or invalid: the contract's 500, whose body names no setting. */
 export function serverConfigError(cause?: unknown): AppError {
-  return new AppError("SERVER_CONFIG_ERROR", { userMessage: MESSAGES.serverConfig, cause });
+  return new AppError("SERVER_CONFIG_ERROR", { cause });
 }
 
 export const NO_STORE = { "Cache-Control": "no-store" } as const;
@@ -173,7 +198,6 @@ const RETRY_AFTER_SECONDS = 1;
  */
 export function unavailableError(cause?: unknown): AppError {
   return new AppError("SERVICE_UNAVAILABLE", {
-    userMessage: MESSAGES.unavailable,
     headers: { "Retry-After": String(RETRY_AFTER_SECONDS) },
     cause,
   });
@@ -184,7 +208,7 @@ export const UNAVAILABLE_ACTION_MESSAGE = "The service is temporarily unavailabl
 
 /** True for anything toErrorResponse answers with 503: callers that are not HTTP routes (server actions) report it as such. */
 export function isUnavailable(err: unknown): boolean {
-  if (err instanceof AppError) return err.code === "SERVICE_UNAVAILABLE";
+  if (err instanceof AppError) return err.status === 503;
   return isDatabaseUnavailable(err) || isWriteConflict(err);
 }
 
@@ -229,7 +253,7 @@ export function toErrorParts(err: unknown, req?: Request): ErrorParts {
     return parts(unavailable.status, { error: unavailable.userMessage, requestId }, { ...unavailable.headers, "X-Request-Id": requestId });
   }
   log.error("request.unhandled", { requestId, cause: describe(err), stack: err instanceof Error ? err.stack : undefined });
-  return parts(500, { error: MESSAGES.internal, requestId }, { "X-Request-Id": requestId });
+  return parts(500, { error: errorText("INTERNAL"), requestId }, { "X-Request-Id": requestId });
 }
 
 /** Maps anything thrown by a handler to the contract's JSON error response (see toErrorParts). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppError, MESSAGES, NO_STORE, validationError } from "@/lib/errors";
+import { AppError, NO_STORE, validationError } from "@/lib/errors";
 import { UUID_PATTERN } from "@/lib/uuid";
 import { BodyTooLargeError, readBodyText } from "@/lib/request-body";
 import { UNSTORABLE, UNSTORABLE_MESSAGE } from "@/lib/storable-text";
@@ -8,7 +8,7 @@ import { UNSTORABLE, UNSTORABLE_MESSAGE } from "@/lib/storable-text";
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 const tooLarge = () =>
-  new AppError("PAYLOAD_TOO_LARGE", { userMessage: `Request body must be at most ${MAX_BODY_BYTES} bytes` });
+  new AppError("BODY_TOO_LARGE", { args: [`${MAX_BODY_BYTES} bytes`] });
 
 /**
  * Reads a JSON body and validates it: 415 without a JSON Content-Type, 413 over
@@ -19,7 +19,7 @@ export async function parseJsonBody<S extends z.ZodType>(req: Request, schema: S
   const contentType = req.headers.get("content-type") ?? "";
   const mediaType = contentType.split(";")[0]?.trim().toLowerCase();
   if (mediaType !== "application/json" && !mediaType?.endsWith("+json")) {
-    throw new AppError("UNSUPPORTED_MEDIA_TYPE", { userMessage: "Content-Type must be application/json" });
+    throw new AppError("UNSUPPORTED_MEDIA_TYPE");
   }
   const text = await readBodyText(req, MAX_BODY_BYTES).catch((error: unknown) => {
     throw error instanceof BodyTooLargeError ? tooLarge() : error;
@@ -28,7 +28,7 @@ export async function parseJsonBody<S extends z.ZodType>(req: Request, schema: S
   try {
     json = JSON.parse(text);
   } catch {
-    throw new AppError("INVALID_JSON", { userMessage: MESSAGES.invalidJson });
+    throw new AppError("INVALID_JSON");
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw validationError("INVALID_BODY", parsed.error);
@@ -48,16 +48,19 @@ export function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.outp
     if (!(name in params)) params[name] = value;
   }
   if (Object.keys(unstorable).length > 0) {
-    throw new AppError("INVALID_QUERY", { userMessage: MESSAGES.invalidQuery, fields: { details: { formErrors: [], fieldErrors: unstorable } } });
+    throw new AppError("INVALID_QUERY", { fields: { details: { formErrors: [], fieldErrors: unstorable } } });
   }
   const parsed = schema.safeParse(params);
   if (!parsed.success) throw validationError("INVALID_QUERY", parsed.error);
   return parsed.data;
 }
 
-/** Validates a path id, answering the given 400 text when it is not a UUID. */
-export function parseId(value: string, message: string): string {
-  if (!UUID_PATTERN.test(value)) throw new AppError("BAD_REQUEST", { userMessage: message });
+/** The 400 of each kind of id that is not a UUID. */
+export type InvalidIdCode = "INVALID_NOTE_ID" | "INVALID_TAG_ID" | "INVALID_REVISION_ID" | "INVALID_ATTACHMENT_ID";
+
+/** Validates a path id, answering the given code's 400 when it is not a UUID. */
+export function parseId(value: string, code: InvalidIdCode): string {
+  if (!UUID_PATTERN.test(value)) throw new AppError(code);
   return value.toLowerCase();
 }
 

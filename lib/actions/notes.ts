@@ -11,7 +11,7 @@ import { getDb } from "@/lib/db/client";
 import { contentToText } from "@/lib/editor/content-text";
 import { NOTE_CONTENT_MAX_BYTES } from "@/lib/editor/document";
 import { contentTooLargeMessage, NEW_NOTE_PARAM, toEditorNote, UNTITLED, type DeleteNoteResult, type EditorNote, type SaveNoteResult } from "@/lib/notes/editor-types";
-import { AppError, MESSAGES } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { parseNoteEtag } from "@/lib/notes/etag";
 import { createNote, deleteNote, discardEmptyNote, updateNote } from "@/lib/notes/mutations";
@@ -139,12 +139,12 @@ export async function discardNewNoteAction(raw: { id: string; version: number })
 }
 
 function writeFailure(err: unknown, event: string): SaveNoteResult & { ok: false } {
-  if (err instanceof AppError && err.code === "PRECONDITION_FAILED") {
+  if (isAppError(err, "NOTE_MODIFIED")) {
     const note = ZNoteSchema.parse(err.fields?.note) as TNote;
     const version = parseNoteEtag(err.headers?.ETag ?? "") ?? 0;
     return { ok: false, error: "conflict", current: toEditorNote(note, version) };
   }
-  if (err instanceof AppError && err.code === "NOT_FOUND" && err.userMessage === MESSAGES.noteNotFound) return notFound;
+  if (isAppError(err, "NOTE_NOT_FOUND")) return notFound;
   if (err instanceof AppError && err.status < 500) {
     // The data layer refused the note itself (a content limit, say): the same save would be refused again.
     const details = (err.fields?.details ?? null) as { formErrors?: string[]; fieldErrors?: Record<string, string[]> } | null;
@@ -154,7 +154,7 @@ function writeFailure(err: unknown, event: string): SaveNoteResult & { ok: false
   // Ours to fix, not the person's: logged with a reference they can quote.
   const reference = randomUUID().slice(0, 8);
   log.error(event, { reference, code: err instanceof AppError ? err.code : undefined, cause: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
-  const unavailable = err instanceof AppError && err.code === "SERVICE_UNAVAILABLE";
+  const unavailable = err instanceof AppError && err.status === 503;
   return {
     ok: false,
     error: "server",
@@ -205,7 +205,7 @@ export async function loadNoteAction(id: string): Promise<EditorNote | null> {
     const { note, version } = await getNoteOrThrow(await getDb(), { id, userId: user.id });
     return toEditorNote(note, version);
   } catch (err) {
-    if (err instanceof AppError && err.code === "NOT_FOUND") return null;
+    if (isAppError(err, "NOTE_NOT_FOUND")) return null;
     throw err;
   }
 }
@@ -241,7 +241,7 @@ async function readHistory<T>(read: () => Promise<T>): Promise<T | { ok: false; 
   try {
     return await read();
   } catch (err) {
-    if (err instanceof AppError && err.code === "NOT_FOUND") return notFound;
+    if (isAppError(err, "NOTE_NOT_FOUND", "REVISION_NOT_FOUND")) return notFound;
     log.error("note.history_failed", { cause: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
     return { ok: false, message: HISTORY_UNAVAILABLE };
   }

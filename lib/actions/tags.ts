@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
-import { AppError, isUnavailable, UNAVAILABLE_ACTION_MESSAGE } from "@/lib/errors";
+import { isAppError, isUnavailable, UNAVAILABLE_ACTION_MESSAGE } from "@/lib/errors";
 import { personAuthor } from "@/lib/db/author";
 import { createTag, deleteTag, renameTag } from "@/lib/tags/mutations";
 import { TAG_NAME_MAX, ZCreateTagSchema, type TTag } from "@/lib/tags/schemas";
@@ -54,13 +54,13 @@ export async function deleteTagAction(id: string): Promise<{ ok: true } | { ok: 
     await deleteTag(await getDb(), { id, userId: user.id, author: personAuthor(user) });
   } catch (err) {
     if (isUnavailable(err)) return { ok: false, message: UNAVAILABLE_ACTION_MESSAGE };
-    if (!(err instanceof AppError && err.code === "NOT_FOUND")) throw err;
+    if (!isAppError(err, "TAG_NOT_FOUND")) throw err;
   }
   return { ok: true };
 }
 
 function tagFailure(err: unknown): { ok: false; message: string } {
-  if (err instanceof AppError && (err.code === "CONFLICT" || err.code === "NOT_FOUND")) return { ok: false, message: err.userMessage };
+  if (isAppError(err, "TAG_EXISTS", "TAG_NOT_FOUND")) return { ok: false, message: err.userMessage };
   if (isUnavailable(err)) return { ok: false, message: UNAVAILABLE_ACTION_MESSAGE };
   throw err;
 }

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { getDb, type Db } from "@/lib/db/client";
-import { AppError, isUnavailable, UNAVAILABLE_ACTION_MESSAGE } from "@/lib/errors";
+import { isAppError, isUnavailable, UNAVAILABLE_ACTION_MESSAGE } from "@/lib/errors";
 import { deleteTrashedNote, emptyTrash, restoreTrashedNote } from "@/lib/trash/mutations";
 
 export type TrashActionResult = { ok: true } | { ok: false; message: string };
@@ -42,9 +42,8 @@ async function run(fn: (db: Db) => Promise<unknown>): Promise<TrashActionResult>
     await fn(await getDb());
     return { ok: true };
   } catch (err) {
-    if (err instanceof AppError && (err.code === "NOT_FOUND" || err.code === "CONFLICT")) {
-      return { ok: false, message: err.code === "NOT_FOUND" ? GONE.message : "A note with this id exists already, so this one cannot come back." };
-    }
+    if (isAppError(err, "TRASHED_NOTE_NOT_FOUND")) return { ok: false, message: GONE.message };
+    if (isAppError(err, "NOTE_EXISTS")) return { ok: false, message: "A note with this id exists already, so this one cannot come back." };
     if (isUnavailable(err)) return { ok: false, message: UNAVAILABLE_ACTION_MESSAGE };
     throw err;
   }

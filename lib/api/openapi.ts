@@ -3,7 +3,7 @@ import type { ApiRequestHeader, ApiResponse, ApiResponseHeader, ApiRoute } from 
 import { ZJsonRpcErrorSchema } from "@/lib/api/operations/mcp";
 import { SESSION_TOKEN_HEADER } from "@/lib/auth/authenticate";
 import { API_NAME, API_VERSION } from "@/lib/api-meta";
-import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
+import { ERRORS } from "@/lib/errors";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -90,47 +90,22 @@ function response(status: number, spec: z.ZodType | null | ApiResponse): JsonSch
   };
 }
 
-/** What each failure of the error table means, for the response descriptions. */
-const ERROR_DESCRIPTIONS: Partial<Record<string, string>> = {
-  BAD_REQUEST: "malformed request: id, header or URL",
-  INVALID_QUERY: "invalid query parameters (with details)",
-  INVALID_JSON: "body is not valid JSON",
-  INVALID_BODY: "body fails the schema (with details)",
-  MISSING_TOKEN: "no x-session-token header",
-  INVALID_TOKEN: "session token rejected, expired or not verifiable",
-  USER_NOT_FOUND: "no account for the verified email (with email)",
-  NOT_FOUND: "no such resource for this user",
-  CONFLICT: "a tag with this name already exists",
-  PRECONDITION_FAILED: "the note changed since the If-Match version",
-  PAYLOAD_TOO_LARGE: "body over the size limit",
-  IDEMPOTENCY_KEY_REUSED: "the Idempotency-Key was already used with a different request body",
-  UNSUPPORTED_MEDIA_TYPE: "Content-Type is not application/json (an upload: a type not accepted, or bytes that are not what the Content-Type says)",
-  SERVER_CONFIG_ERROR: "server configuration error",
-  INTERNAL: "unexpected server error",
-  SERVICE_UNAVAILABLE: "database unavailable or overloaded; retry after Retry-After seconds",
-};
-
 const hasPathParams = (route: ApiRoute) => route.path.includes("{");
 
-const BODY_CODES = new Set(["INVALID_JSON", "INVALID_BODY", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"]);
+const BODY_CODES = new Set<string>(["INVALID_JSON", "INVALID_BODY", "BODY_TOO_LARGE", "FILE_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"]);
 
 /**
  * Whether a failure of the error table can answer this operation. Codes tied
  * to a request feature apply where the route has it; any other code, one
  * added later included, applies by its status, and to every route when the
  * status is not tied to a feature either (401, 429, 500, 503, …): a new entry
- * in ERROR_STATUS is declared without touching this file.
+ * in lib/errors.ts's ERRORS is declared without touching this file; one
+ * whose `means` is null only where an operation declares it.
  */
 function errorApplies(code: string, status: number, route: ApiRoute): boolean {
   // The MCP transport reads its own body and answers those failures itself (JSON-RPC errors).
   if (route.jsonRpcErrors?.includes(status) && BODY_CODES.has(code)) return false;
   switch (code) {
-    case "METHOD_NOT_ALLOWED":
-      return false; // answered only for methods the document does not list (see the description)
-    case "CROSS_ORIGIN":
-      return false; // only the browser's sign-in routes and server actions check the origin, and neither is in the document
-    case "EDIT_FAILED":
-      return false; // declared by the one route that answers it, POST /api/notes/{id}/edits
     case "IDEMPOTENCY_KEY_REUSED":
       return route.headers?.includes("Idempotency-Key") ?? false;
     case "INVALID_QUERY":
@@ -156,17 +131,13 @@ function errorApplies(code: string, status: number, route: ApiRoute): boolean {
   }
 }
 
-function humanize(code: string): string {
-  return code.toLowerCase().replaceAll("_", " ");
-}
-
 /** The error responses an operation can answer, from the error table, merged with the route's own. */
 function errorResponses(route: ApiRoute): Map<number, string[]> {
   const byStatus = new Map<number, string[]>();
-  for (const [code, status] of Object.entries(ERROR_STATUS) as [ErrorCode, number][]) {
-    if (!errorApplies(code, status, route)) continue;
+  for (const [code, { status, means }] of Object.entries(ERRORS)) {
+    if (means === null || !errorApplies(code, status, route)) continue;
     const list = byStatus.get(status) ?? [];
-    list.push(ERROR_DESCRIPTIONS[code] ?? humanize(code));
+    if (!list.includes(means)) list.push(means);
     byStatus.set(status, list);
   }
   return byStatus;

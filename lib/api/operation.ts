@@ -3,7 +3,7 @@ import type { AuthContext } from "@/lib/auth/authenticate";
 import { withAuth, type RouteContext } from "@/lib/auth/with-auth";
 import type { Db } from "@/lib/db/client";
 import { methodNotAllowedError, toErrorResponse } from "@/lib/errors";
-import { parseId, parseJsonBody, parseQuery } from "@/lib/http";
+import { parseId, parseJsonBody, parseQuery, type InvalidIdCode } from "@/lib/http";
 import { readIdempotencyKey } from "@/lib/idempotency/idempotency";
 
 type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
@@ -42,7 +42,7 @@ export type ApiRoute = {
    * Status → response body schema (null: no body), or a fuller ApiResponse.
    * Success statuses and route-specific failures (409, 412, 422) go here;
    * the failures every route of its kind can answer (400, 401, 404, 413, 415,
-   * 500, 503, …) are added from lib/errors.ts's ERROR_STATUS by
+   * 500, 503, …) are added from lib/errors.ts's ERRORS by
    * lib/api/openapi.ts.
    */
   responses: Record<number, z.ZodType | null | ApiResponse>;
@@ -79,8 +79,8 @@ type RunArgs<Q, B, K extends string> = {
 type OperationDefinition<Q extends z.ZodObject | undefined, B extends z.ZodType | undefined, K extends string> = Omit<ApiRoute, "query" | "body" | "public"> & {
   query?: Q;
   body?: B;
-  /** Each path parameter, with the 400 text for a value that is no id. */
-  ids?: Record<K, string>;
+  /** Each path parameter, with the 400 for a value that is no id. */
+  ids?: Record<K, InvalidIdCode>;
   /** The body is the handler's to read (the MCP transport answers its own JSON-RPC errors); `body` only describes it. */
   bodyReadByRun?: boolean;
   /** Also the browser's session (see WithAuthOptions). */
@@ -101,7 +101,7 @@ export function defineOperation<Q extends z.ZodObject | undefined = undefined, B
   const { ids, bodyReadByRun, browserSession, run, ...route } = definition;
   const handle = withAuth<Record<string, string>>(
     async ({ req, params, user, db }) => {
-      const checked = Object.fromEntries(Object.entries<string>(ids ?? ({} as Record<K, string>)).map(([name, message]) => [name, parseId(params[name] ?? "", message)]));
+      const checked = Object.fromEntries(Object.entries<InvalidIdCode>(ids ?? ({} as Record<K, InvalidIdCode>)).map(([name, code]) => [name, parseId(params[name] ?? "", code)]));
       const query = route.query ? parseQuery(req, route.query) : undefined;
       const idempotencyKey = route.headers?.includes("Idempotency-Key") ? readIdempotencyKey(req) : null;
       const body = route.body && !bodyReadByRun ? await parseJsonBody(req, route.body) : undefined;

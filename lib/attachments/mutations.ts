@@ -32,12 +32,12 @@ export async function storeAttachment(
   db: Db,
   { userId, bytes, declaredType, name }: { userId: string; bytes: Buffer; declaredType: string | null; name?: string },
 ): Promise<TAttachment> {
-  if (bytes.length === 0) throw new AppError("BAD_REQUEST", { userMessage: "The file is empty" });
+  if (bytes.length === 0) throw new AppError("EMPTY_FILE");
   if (bytes.length > getEnv().ATTACHMENT_MAX_BYTES) {
-    throw new AppError("PAYLOAD_TOO_LARGE", { userMessage: `The file is over the ${attachmentLimitText()} limit` });
+    throw new AppError("FILE_TOO_LARGE", { args: [attachmentLimitText()] });
   }
   const detected = await detectType(bytes, declaredType);
-  if (!detected.ok) throw new AppError("UNSUPPORTED_MEDIA_TYPE", { userMessage: detected.reason });
+  if (!detected.ok) throw new AppError("UNSUPPORTED_FILE", { args: [detected.reason] });
   const fileName = name ?? `${isImageType(detected.contentType) ? "image" : "file"}.${EXTENSIONS[detected.contentType] ?? "bin"}`;
   const row = await db.attachment.create({
     data: { userId, name: fileName, contentType: detected.contentType, size: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), bytes: new Uint8Array(bytes) },

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { AppError, MESSAGES, serverConfigError } from "@/lib/errors";
+import { AppError, serverConfigError } from "@/lib/errors";
 import { verifyDetailed, type VerifyOutcome } from "@/lib/identity/client";
 import { log } from "@/lib/log";
 import type { UserSummary } from "@/lib/users/queries";
@@ -41,7 +41,7 @@ export type FindUser<U extends UserSummary> = (db: Db, email: string) => Promise
  */
 export async function authenticate<U extends UserSummary>(req: Request, deps: AuthDeps, findUser: FindUser<U>): Promise<{ context: AuthContext; account: U }> {
   const token = req.headers.get(SESSION_TOKEN_HEADER)?.trim();
-  if (!token) throw new AppError("MISSING_TOKEN", { userMessage: MESSAGES.missingToken });
+  if (!token) throw new AppError("MISSING_TOKEN");
 
   const partnerKey = deps.getPartnerKey();
   if (!partnerKey) {
@@ -50,12 +50,12 @@ export async function authenticate<U extends UserSummary>(req: Request, deps: Au
   }
 
   const outcome = await verifyWithRetry(deps, partnerKey, token);
-  if (!outcome.ok) throw new AppError("INVALID_TOKEN", { userMessage: MESSAGES.invalidToken(outcome.error) });
+  if (!outcome.ok) throw new AppError("INVALID_TOKEN", { args: [outcome.error] });
 
   const db = await deps.getDb();
   const account = await findUser(db, outcome.email);
   if (!account) {
-    throw new AppError("USER_NOT_FOUND", { userMessage: MESSAGES.userNotFound(deps.getAppUrl()), fields: { email: outcome.email } });
+    throw new AppError("USER_NOT_FOUND", { args: [deps.getAppUrl()], fields: { email: outcome.email } });
   }
   return { context: { userId: account.id, email: outcome.email, ...(outcome.agent ? { agent: outcome.agent } : {}) }, account };
 }

@@ -2,9 +2,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Prisma, type Db } from "@/lib/db/client";
 import { onAccountWrite } from "@/lib/db/account-writes";
 import { getEnv } from "@/lib/env";
-import { AppError, MESSAGES } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import type { TChange, TChangesQuery, TChangesResponse } from "@/lib/changes/schemas";
 import { isoTimestamp } from "@/lib/db/wire";
+
+/** A `since` no answer of this feed gave: a field error of the 400. */
+const CURSOR_AHEAD = "This cursor is ahead of your changes: use the cursor an answer of this feed gave you";
 
 /** How often a long poll looks for changes made by another instance or by SQL (this instance's own writes wake it at once). */
 const POLL_INTERVAL_MS = 1000;
@@ -71,10 +74,10 @@ async function readChanges(db: Db, { userId, since, limit }: { userId: string; s
   if (!row) return { changes: [], cursor: since, hasMore: false };
   const head = BigInt(row.head);
   const after = BigInt(since);
-  if (after > head) throw new AppError("INVALID_QUERY", { userMessage: MESSAGES.invalidQuery, fields: { details: { formErrors: [], fieldErrors: { since: [MESSAGES.cursorAhead] } } } });
+  if (after > head) throw new AppError("INVALID_QUERY", { fields: { details: { formErrors: [], fieldErrors: { since: [CURSOR_AHEAD] } } } });
   // Numbers have no gaps: when the change right after `since` is no longer kept, some were deleted unread.
   const firstKept = row.oldest === null ? head + 1n : BigInt(row.oldest);
-  if (after < head && after + 1n < firstKept) throw new AppError("CURSOR_EXPIRED", { userMessage: MESSAGES.cursorExpired(getEnv().CHANGES_RETENTION_DAYS) });
+  if (after < head && after + 1n < firstKept) throw new AppError("CURSOR_EXPIRED", { args: [getEnv().CHANGES_RETENTION_DAYS] });
 
   const page = JSON.parse(row.changes) as (Omit<TChange, "version"> & { seq: string; version: number | null })[];
   const hasMore = page.length > limit;

@@ -112,7 +112,7 @@ export async function runConversion(task: ConversionTask, subject: ConversionSub
   const env = getEnv();
   const pool = getPool();
   const current = state();
-  if (current.inFlight >= pool.maxThreads + env.CONVERSION_QUEUE_MAX) throw busyError(new Error("conversion queue full"));
+  if (current.inFlight >= pool.maxThreads + env.CONVERSION_QUEUE_MAX) throw busyError("CONVERSIONS_BUSY", new Error("conversion queue full"));
   current.inFlight += 1;
   const controller = new AbortController();
   const { port1, port2 } = new MessageChannel();
@@ -200,25 +200,24 @@ export function holdToBudget(
 function conversionFailure(err: unknown, outcome: Outcome | undefined, subject: string, env: ReturnType<typeof getEnv>): Error {
   if (outcome === "timeout") {
     return new AppError("CONTENT_TOO_COMPLEX", {
-      userMessage: `${subject} is too expensive to convert: over the ${env.CONVERSION_TIMEOUT_MS / 1000} s time budget per conversion`,
+      args: [`${subject} is too expensive to convert: over the ${env.CONVERSION_TIMEOUT_MS / 1000} s time budget per conversion`],
       cause: err,
     });
   }
   const code = (err as { code?: unknown } | null)?.code;
   if (code === "ERR_WORKER_OUT_OF_MEMORY") {
     return new AppError("CONTENT_TOO_COMPLEX", {
-      userMessage: `${subject} is too expensive to convert: over the ${env.CONVERSION_HEAP_MB} MB memory budget per conversion`,
+      args: [`${subject} is too expensive to convert: over the ${env.CONVERSION_HEAP_MB} MB memory budget per conversion`],
       cause: err,
     });
   }
-  if (outcome === "queue") return busyError(err);
-  if (outcome === "slowed") return busyError(err, "The server is too busy to finish this conversion — retry shortly");
+  if (outcome === "queue") return busyError("CONVERSIONS_BUSY", err);
+  if (outcome === "slowed") return busyError("CONVERSION_SLOWED", err);
   return err instanceof Error ? err : new Error(String(err));
 }
 
-function busyError(cause: unknown, userMessage = "Too many conversions in progress — retry shortly"): AppError {
-  return new AppError("SERVICE_UNAVAILABLE", {
-    userMessage,
+function busyError(code: "CONVERSIONS_BUSY" | "CONVERSION_SLOWED", cause: unknown): AppError {
+  return new AppError(code, {
     headers: { "Retry-After": "2" },
     cause,
   });

@@ -12,16 +12,11 @@ const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
-const IDEMPOTENCY_MESSAGES = {
-  invalidKey: "Idempotency-Key must be 1 to 255 printable ASCII characters",
-  keyReused: "Idempotency-Key was already used with a different request body; use a new key for a new request",
-} as const;
-
 /** The Idempotency-Key header, or null without one; 400 when it is not 1 to 255 printable characters. */
 export function readIdempotencyKey(req: Request): string | null {
   const key = req.headers.get(IDEMPOTENCY_KEY_HEADER);
   if (key === null) return null;
-  if (!KEY_PATTERN.test(key)) throw new AppError("BAD_REQUEST", { userMessage: IDEMPOTENCY_MESSAGES.invalidKey });
+  if (!KEY_PATTERN.test(key)) throw new AppError("INVALID_IDEMPOTENCY_KEY");
   return key;
 }
 
@@ -99,7 +94,7 @@ export async function idempotent(db: Db, options: IdempotentOptions): Promise<Re
     }
   }
   const stored = await db.idempotencyKey.findUnique({ where: { userId_scope_key: where } });
-  if (!stored) throw new AppError("SERVICE_UNAVAILABLE", { userMessage: "Idempotency-Key is busy — retry shortly" });
+  if (!stored) throw new AppError("IDEMPOTENCY_KEY_BUSY");
   return replay(stored, requestHash);
 }
 
@@ -129,7 +124,7 @@ function toStoredBody(response: StoredResponse): StoredBody {
 
 function replay(stored: { status: number; body: unknown; requestHash: string }, requestHash: string): Response {
   if (stored.requestHash !== requestHash) {
-    throw new AppError("IDEMPOTENCY_KEY_REUSED", { userMessage: IDEMPOTENCY_MESSAGES.keyReused });
+    throw new AppError("IDEMPOTENCY_KEY_REUSED");
   }
   const { body, headers } = stored.body as StoredBody;
   return toResponse({ status: stored.status, body, headers }, true);

@@ -1,8 +1,9 @@
 import path from "node:path";
 import { getEnv, type Env } from "@/lib/env";
+import { errorText } from "@/lib/errors";
 
 /** Shown (and logged) when an account email is needed but nothing can deliver it. */
-export const MAIL_NOT_CONFIGURED = "Email delivery is not configured";
+export const MAIL_NOT_CONFIGURED = errorText("MAIL_NOT_CONFIGURED");
 
 export type MailTransport =
   | { kind: "smtp"; url: string }

@@ -3,7 +3,7 @@ import nodemailer, { type Transporter } from "nodemailer";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
-import { MAIL_NOT_CONFIGURED, mailTransport } from "@/lib/mail/config";
+import { mailTransport } from "@/lib/mail/config";
 import { writeOutboxMessage } from "@/lib/mail/outbox";
 import type { MailContent } from "@/lib/mail/templates";
 
@@ -20,7 +20,7 @@ export async function sendMail(to: string, content: MailContent): Promise<void> 
   const transport = mailTransport(env);
   if (transport.kind === "none") {
     log.error("mail.not_configured", { hint: "set SMTP_URL" });
-    throw new AppError("SERVER_CONFIG_ERROR", { userMessage: MAIL_NOT_CONFIGURED });
+    throw new AppError("MAIL_NOT_CONFIGURED");
   }
   if (transport.kind === "outbox") {
     await writeOutboxMessage(transport.dir, { to, subject: content.subject, text: content.text, html: content.html, links: content.links });

@@ -3,7 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { API_VERSION } from "@/lib/api-meta";
-import { toErrorResponse } from "@/lib/errors";
+import { toErrorParts } from "@/lib/errors";
 import { MAX_BODY_BYTES } from "@/lib/http";
 import { parseNoteEtag } from "@/lib/notes/etag";
 import { NOTE_TOOLS, type NoteTool, type ToolContext, type ToolOutput } from "@/lib/mcp/tools";
@@ -37,19 +37,19 @@ function toResult(output: ToolOutput): CallToolResult {
  * `error` text first, then the whole body (details, the current note of a
  * 412) with its HTTP status. The shared mapper also does the logging.
  */
-async function toToolError(err: unknown): Promise<CallToolResult> {
-  const response = toErrorResponse(err);
-  const body = (await response.json()) as { error: string } & Record<string, unknown>;
-  const etag = response.headers.get("etag");
+function toToolError(err: unknown): CallToolResult {
+  // The same mapping as a REST answer's: status, body and headers of one AppError.
+  const { status, headers, body } = toErrorParts(err);
+  const etag = headers.ETag;
   // A 503 (database unavailable) says when to try again, as its Retry-After header does over REST.
-  const retryAfter = response.headers.get("retry-after");
+  const retryAfter = headers["Retry-After"];
   const detail: Record<string, unknown> = {
-    status: response.status,
+    status,
     ...body,
     ...(etag ? { version: parseNoteEtag(etag), etag } : {}),
     ...(retryAfter ? { retryAfter: Number(retryAfter) } : {}),
   };
-  const content: CallToolResult["content"] = [{ type: "text", text: body.error }];
+  const content: CallToolResult["content"] = [{ type: "text", text: String(body.error) }];
   if (Object.keys(detail).length > 2) content.push({ type: "text", text: JSON.stringify(detail) });
   return { isError: true, content, structuredContent: detail };
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { AuthContext } from "@/lib/auth/authenticate";
 import type { Db } from "@/lib/db/client";
 import { agentAuthor } from "@/lib/db/author";
-import { MESSAGES, validationError } from "@/lib/errors";
+import { validationError } from "@/lib/errors";
 import { parseId } from "@/lib/http";
 import { noteEtag, versionFromIfMatch } from "@/lib/notes/etag";
 import { createNote, deleteNote, updateNote, type VersionedNote } from "@/lib/notes/mutations";
@@ -79,8 +79,8 @@ function parseWith<S extends z.ZodType>(schema: S, value: unknown, code: "INVALI
   return parsed.data;
 }
 
-const noteId = (args: Record<string, unknown>) => parseId(typeof args.id === "string" ? args.id : "", MESSAGES.invalidNoteId);
-const tagId = (args: Record<string, unknown>) => parseId(typeof args.id === "string" ? args.id : "", MESSAGES.invalidTagId);
+const noteId = (args: Record<string, unknown>) => parseId(typeof args.id === "string" ? args.id : "", "INVALID_NOTE_ID");
+const tagId = (args: Record<string, unknown>) => parseId(typeof args.id === "string" ? args.id : "", "INVALID_TAG_ID");
 
 function ifVersionFrom(args: Record<string, unknown>): number | undefined {
   const { ifVersion, etag } = parseWith(ZConditionSchema, { ifVersion: args.ifVersion, etag: args.etag }, "INVALID_BODY");
@@ -92,7 +92,7 @@ const asQuery = (args: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(args).map(([name, value]) => [name, typeof value === "number" || typeof value === "boolean" ? String(value) : value]));
 
 const ZRevisionIdSchema = ZNoteIdSchema.extend({ revisionId: z.guid().meta({ description: "The revision's id (from list_revisions)." }) });
-const revisionId = (args: Record<string, unknown>) => parseId(typeof args.revisionId === "string" ? args.revisionId : "", MESSAGES.invalidRevisionId);
+const revisionId = (args: Record<string, unknown>) => parseId(typeof args.revisionId === "string" ? args.revisionId : "", "INVALID_REVISION_ID");
 
 const versioned = ({ note, version }: VersionedNote) => ({ note, version, etag: noteEtag(version) });
 

@@ -3,7 +3,7 @@ import { writeTransaction } from "@/lib/db/transaction";
 import { contentLimitViolation } from "@/lib/editor/content-limits";
 import { contentToText } from "@/lib/editor/content-text";
 import { convertMarkdownBody, MarkdownConversionError } from "@/lib/editor/markdown";
-import { AppError, MESSAGES } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import {
   assertBlockChange,
   assertBlocks,
@@ -44,7 +44,7 @@ type NoteState = { title: string; content: unknown; tagIds: string[] };
 type Change = Pick<ResolvedBody<TUpdateNote>, "title" | "content" | "contentText" | "tagIds">;
 
 const editFailed = (index: number, op: TEditOperation, reason: string, fields: Record<string, unknown> = {}) =>
-  new AppError("EDIT_FAILED", { userMessage: `operations[${index}] (${op.op}): ${reason}`, fields: { operation: index, ...fields } });
+  new AppError("EDIT_FAILED", { args: [`operations[${index}] (${op.op}): ${reason}`], fields: { operation: index, ...fields } });
 
 /**
  * Blocks (or a block's type, props, content) the note schema does not hold:
@@ -53,7 +53,6 @@ const editFailed = (index: number, op: TEditOperation, reason: string, fields: R
  */
 const invalidBlock = (index: number, op: TEditOperation, err: InvalidBlockError) =>
   new AppError("INVALID_BODY", {
-    userMessage: MESSAGES.invalidBody,
     fields: { details: { formErrors: [], fieldErrors: { [`operations.${index}.${err.field}`]: [`operations[${index}] (${op.op}): ${err.message}`] } } },
   });
 
@@ -141,7 +140,6 @@ async function prepareOperations(operations: TEditOperation[]): Promise<Prepared
       } catch (err) {
         if (!(err instanceof MarkdownConversionError)) throw err;
         throw new AppError("INVALID_BODY", {
-          userMessage: MESSAGES.invalidBody,
           fields: { details: { formErrors: [], fieldErrors: { [`operations.${index}.markdown`]: [err.message] } } },
         });
       }
@@ -185,7 +183,7 @@ function applyOperations(note: NoteState, prepared: Prepared[]): Change {
   if (blocks !== undefined) {
     const violation = contentLimitViolation(blocks);
     if (violation) {
-      throw new AppError("INVALID_BODY", { userMessage: MESSAGES.invalidBody, fields: { details: { formErrors: [], fieldErrors: { operations: [violation] } } } });
+      throw new AppError("INVALID_BODY", { fields: { details: { formErrors: [], fieldErrors: { operations: [violation] } } } });
     }
     change.content = blocks;
     change.contentText = contentToText(blocks);

@@ -2,7 +2,7 @@ import { Prisma, queryRows, type Db, type DbClient, type Transaction } from "@/l
 import { writeTransaction } from "@/lib/db/transaction";
 import { UNTITLED } from "@/lib/notes/editor-types";
 import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError } from "@/lib/editor/markdown";
-import { AppError, MESSAGES, noteNotFound } from "@/lib/errors";
+import { AppError, noteNotFound } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
 import { noteJsonSql } from "@/lib/notes/serialize";
 import { noteEtag } from "@/lib/notes/etag";
@@ -24,7 +24,6 @@ const linkTagsSql = (noteId: string, tagIds: string[]) =>
 
 /** A note's wire form, built by the database (the same object serializeNoteWithTags makes). */
 const NOTE_JSON = noteJsonSql("n");
-
 
 type NoteBody = { content?: unknown; contentMarkdown?: string; contentText?: string; derivedMarkdown?: string | null };
 
@@ -56,7 +55,6 @@ export async function resolveMarkdownBody<T extends NoteBody>(input: T, current?
   } catch (err) {
     if (!(err instanceof MarkdownConversionError)) throw err;
     throw new AppError("INVALID_BODY", {
-      userMessage: MESSAGES.invalidBody,
       fields: { details: { formErrors: [], fieldErrors: { contentMarkdown: [err.message] } } },
     });
   }
@@ -242,8 +240,7 @@ export async function missingOrModified(db: DbClient, { id, userId }: { id: stri
   const [current] = await queryRows<{ version: number; note: string }>(db, Prisma.sql`
     SELECT n.version, ${NOTE_JSON}::text AS note FROM notes n WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid`);
   if (!current) return noteNotFound();
-  return new AppError("PRECONDITION_FAILED", {
-    userMessage: MESSAGES.noteModified,
+  return new AppError("NOTE_MODIFIED", {
     fields: { note: JSON.parse(current.note) as TNote },
     headers: { ETag: noteEtag(current.version) },
   });

@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { contentToText } from "@/lib/editor/content-text";
 import { contentToMarkdown, noteMarkdown } from "@/lib/editor/markdown";
-import { AppError, MESSAGES, noteNotFound } from "@/lib/errors";
+import { AppError, noteNotFound } from "@/lib/errors";
 import { serializeTag, TAG_SELECT } from "@/lib/tags/serialize";
 import { AGENT_AUTHOR_KINDS } from "@/lib/db/author";
 import { revisionChange, type RevisionChange } from "@/lib/revisions/diff";
@@ -40,7 +40,7 @@ type SummaryRow = {
 /** A revision in its wire form, and every tag id it recorded (for a restore, which keeps those that still exist). */
 export type StoredRevision = { revision: TRevision; tagIds: string[] };
 
-const revisionNotFound = () => new AppError("NOT_FOUND", { userMessage: MESSAGES.revisionNotFound });
+const revisionNotFound = () => new AppError("REVISION_NOT_FOUND");
 
 /** History is read through its note: a note that is not the user's, or is in the trash, has none to show. */
 async function assertNoteExists(db: Db, { noteId, userId }: { noteId: string; userId: string }): Promise<void> {

@@ -1,7 +1,7 @@
 import { Prisma, queryRows, type Db, type DbClient } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db-failures";
 import { writeTransaction } from "@/lib/db/transaction";
-import { AppError, MESSAGES } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { tagJsonSql } from "@/lib/tags/serialize";
 import type { RevisionAuthor } from "@/lib/db/author";
 import type { TCreateTag, TTag } from "@/lib/tags/schemas";
@@ -25,7 +25,7 @@ export async function insertTag(tx: DbClient, { userId, input }: { userId: strin
     return JSON.parse(row!.tag) as TTag;
   } catch (err) {
     // Names are unique per user, case-insensitively (citext).
-    if (isUniqueViolation(err)) throw new AppError("CONFLICT", { userMessage: MESSAGES.tagExists });
+    if (isUniqueViolation(err)) throw new AppError("TAG_EXISTS");
     throw err;
   }
 }
@@ -55,7 +55,7 @@ export async function deleteTag(db: Db, { id, userId, author }: ChangeTagOptions
     (tx) => queryRows(tx, Prisma.sql`DELETE FROM tags WHERE id = ${id}::uuid AND user_id = ${userId}::uuid RETURNING 1`),
     { lockUserId: userId, author },
   );
-  if (deleted.length === 0) throw new AppError("NOT_FOUND", { userMessage: MESSAGES.tagNotFound });
+  if (deleted.length === 0) throw new AppError("TAG_NOT_FOUND");
 }
 
 /**
@@ -76,9 +76,9 @@ export async function renameTag(db: Db, { id, userId, author, input }: ChangeTag
       { lockUserId: userId, author },
     );
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError("CONFLICT", { userMessage: MESSAGES.tagExists });
+    if (isUniqueViolation(err)) throw new AppError("TAG_EXISTS");
     throw err;
   }
-  if (!row) throw new AppError("NOT_FOUND", { userMessage: MESSAGES.tagNotFound });
+  if (!row) throw new AppError("TAG_NOT_FOUND");
   return JSON.parse(row.tag) as TTag;
 }

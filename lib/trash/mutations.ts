@@ -1,7 +1,7 @@
 import { Prisma, queryRows, type Db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db-failures";
 import { writeTransaction } from "@/lib/db/transaction";
-import { AppError, MESSAGES } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { insertNote, type VersionedNote } from "@/lib/notes/mutations";
 import { purgeExpiredTrash } from "@/lib/notes/trash-move";
 import { expiryCutoff, type TrashClock } from "@/lib/notes/trash-retention";
@@ -20,8 +20,8 @@ type TrashedRow = {
   note_exists: boolean;
 };
 
-const notInTrash = () => new AppError("NOT_FOUND", { userMessage: MESSAGES.trashedNoteNotFound });
-const noteExists = () => new AppError("CONFLICT", { userMessage: MESSAGES.noteExists });
+const notInTrash = () => new AppError("TRASHED_NOTE_NOT_FOUND");
+const noteExists = () => new AppError("NOTE_EXISTS");
 
 /**
  * Brings a trashed note back with the same id, title, content, version and

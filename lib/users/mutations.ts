@@ -27,7 +27,7 @@ export async function createUser(db: Db, options: CreateUserOptions): Promise<Us
   const email = options.email.trim().toLowerCase();
   await deletePendingSignUp(db, email);
   const existing = await db.user.findUnique({ where: { email }, select: { id: true } });
-  if (existing) throw new AppError("CONFLICT", { userMessage: `An account for ${email} already exists` });
+  if (existing) throw new AppError("ACCOUNT_EXISTS", { args: [email] });
 
   const passwordHash = options.password ? await hashPassword(options.password) : undefined;
   const user = await db.user.create({
@@ -72,6 +72,6 @@ export async function eraseUser(db: Db, { userId }: { userId: string }): Promise
 export async function eraseUserByEmail(db: Db, email: string): Promise<UserSummary> {
   const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() }, select: { id: true } });
   const erased = user ? await eraseUser(db, { userId: user.id }) : null;
-  if (!erased) throw new AppError("NOT_FOUND", { userMessage: `No account for ${email.trim().toLowerCase()}` });
+  if (!erased) throw new AppError("ACCOUNT_NOT_FOUND", { args: [email.trim().toLowerCase()] });
   return erased;
 }

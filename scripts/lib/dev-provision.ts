@@ -9,7 +9,7 @@ import { addUserKey, checkUserKey } from "@/identity/users";
 import { createDb } from "@/lib/db/client";
 import type { DatabaseTarget } from "@/lib/db/config";
 import type { TDevAdmin } from "@/lib/dev/admin";
-import { AppError } from "@/lib/errors";
+import { isAppError } from "@/lib/errors";
 import { createUser } from "@/lib/users/mutations";
 import { findVerifiedUserByEmail } from "@/lib/users/queries";
 
@@ -136,7 +136,7 @@ async function createDemoUser(db: Parameters<typeof createUser>[0]): Promise<"cr
     await createUser(db, { email: DEMO_EMAIL, password: DEMO_PASSWORD, name: "Demo", emailVerified: true });
     return "created";
   } catch (error) {
-    if (error instanceof AppError && error.code === "CONFLICT") return "exists";
+    if (isAppError(error, "ACCOUNT_EXISTS")) return "exists";
     throw error;
   }
 }

@@ -73,10 +73,10 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     const requestId = randomUUID();
     const error =
       err.code === "HPE_HEADER_OVERFLOW"
-        ? new AppError("REQUEST_HEADERS_TOO_LARGE", { userMessage: "Request headers are too large" })
+        ? new AppError("REQUEST_HEADERS_TOO_LARGE")
         : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
-          ? new AppError("REQUEST_TIMEOUT", { userMessage: "Request was not received in time" })
-          : new AppError("BAD_REQUEST", { userMessage: "Malformed HTTP request" });
+          ? new AppError("REQUEST_TIMEOUT")
+          : new AppError("MALFORMED_REQUEST", { args: ["Malformed HTTP request"] });
     const { status, headers, body } = toErrorParts(error, requestFacade(requestId));
     const text = JSON.stringify(body);
     const lines = [
@@ -179,21 +179,21 @@ function checkRawRequest(req: http.IncomingMessage): ErrorParts | null {
   const target = req.url ?? "/";
   // Answers may echo the target (a redirect's Location): past this, clients cannot read them.
   if (target.length > MAX_TARGET_LENGTH) {
-    return toErrorParts(new AppError("URI_TOO_LONG", { userMessage: `Request target must be at most ${MAX_TARGET_LENGTH} characters` }), requestFacade(requestId));
+    return toErrorParts(new AppError("URI_TOO_LONG", { args: [MAX_TARGET_LENGTH] }), requestFacade(requestId));
   }
   if (!target.startsWith("/")) {
-    return toErrorParts(new AppError("BAD_REQUEST", { userMessage: "Malformed request target: expected a path" }), requestFacade(requestId));
+    return toErrorParts(new AppError("MALFORMED_REQUEST", { args: ["Malformed request target: expected a path"] }), requestFacade(requestId));
   }
   const queryAt = target.indexOf("?");
   const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
   try {
     // Dot segments (also as %2e) would resolve to another route than the one named.
     if (decodeURIComponent(pathname).split("/").some((part) => part === "." || part === "..")) {
-      return toErrorParts(new AppError("BAD_REQUEST", { userMessage: "Malformed URL: the path has dot segments" }), requestFacade(requestId));
+      return toErrorParts(new AppError("MALFORMED_REQUEST", { args: ["Malformed URL: the path has dot segments"] }), requestFacade(requestId));
     }
   } catch {
     return toErrorParts(
-      new AppError("BAD_REQUEST", { userMessage: "Malformed URL: the path has invalid percent-encoding" }),
+      new AppError("MALFORMED_REQUEST", { args: ["Malformed URL: the path has invalid percent-encoding"] }),
       requestFacade(requestId),
     );
   }

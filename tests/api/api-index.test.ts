@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ERROR_STATUS } from "@/lib/errors";
+import { ERRORS } from "@/lib/errors";
 import { API_ROUTES } from "@/lib/api/routes";
 import { ZListNotesQuerySchema } from "@/lib/notes/schemas";
 import { useApiStack } from "@/tests/helpers/notes-app";
@@ -109,7 +109,7 @@ describe("GET /api, /api/openapi.json, and requests no route answers", () => {
     expect(new Set(ids).size).toBe(ids.length);
     // Statuses no request feature decides (auth, server, database, rate limits, …) are declared on every operation.
     // A 403 refuses another site's page on the browser's sign-in routes and server actions only, which the document leaves out.
-    const everywhere = [...new Set(Object.values(ERROR_STATUS))].filter((s) => ![400, 403, 404, 405, 409, 412, 413, 415, 422].includes(s));
+    const everywhere = [...new Set(Object.values(ERRORS).flatMap(({ status, means }) => (means === null ? [] : [status])))].filter((s) => ![400, 403, 404, 405, 409, 412, 413, 415, 422].includes(s));
     for (const { name, op } of operations) {
       // A public route (the health check) takes no token: no 401, and no user's 429.
       const expected = op.security?.length === 0 ? everywhere.filter((s) => s !== 401 && s !== 429) : everywhere;

@@ -118,7 +118,7 @@ describe.each(TEST_DB_KINDS)("a tag's rename or deletion and its notes' versions
 
       const stale = await updateNote(db, { id: both.id, userId: user.id, author: person, input: { title: "Both, renamed" }, ifVersion: 1 }).catch((err: unknown) => err);
       expect(stale).toBeInstanceOf(AppError);
-      expect(stale).toMatchObject({ code: "PRECONDITION_FAILED", status: 412, headers: { ETag: noteEtag(2) } });
+      expect(stale).toMatchObject({ code: "NOTE_MODIFIED", status: 412, headers: { ETag: noteEtag(2) } });
       expect((stale as AppError).fields?.note).toMatchObject({ title: "Both", tags: [{ id: ideas.id, name: "plans" }, { id: work.id, name: "work" }] });
 
       const saved = await updateNote(db, { id: both.id, userId: user.id, author: person, input: { title: "Both, renamed" }, ifVersion: 2 });

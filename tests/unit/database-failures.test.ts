@@ -48,7 +48,7 @@ describe("database failures: one meaning each", () => {
   });
 
   it("a 503 AppError thrown anywhere says when to retry", () => {
-    const response = toErrorResponse(new AppError("SERVICE_UNAVAILABLE", { userMessage: "busy" }));
+    const response = toErrorResponse(new AppError("CONVERSIONS_BUSY"));
     expect(response.headers.get("retry-after")).toBe("1");
   });
 });

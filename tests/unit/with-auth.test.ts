@@ -150,7 +150,7 @@ describe("withAuth", () => {
       getAppUrl: () => "https://notes.example.com",
     });
     const missing = withAuth(async () => {
-      throw new AppError("NOT_FOUND", { userMessage: "Note not found" });
+      throw new AppError("NOTE_NOT_FOUND");
     });
     const res404 = await missing(request(), ctx);
     expect(res404.status).toBe(404);
@@ -180,7 +180,7 @@ describe("withAuth", () => {
     });
     const ok = withAuth(async () => Response.json({ ok: true }));
     const missing = withAuth(async () => {
-      throw new AppError("NOT_FOUND", { userMessage: "Note not found" });
+      throw new AppError("NOTE_NOT_FOUND");
     });
 
     const first = await ok(request(), ctx);

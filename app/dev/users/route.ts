@@ -13,7 +13,7 @@ function allowed(req: Request): boolean {
   return env.NODE_ENV === "development" && isDevAdmin(req.headers.get(DEV_ADMIN_HEADER), env.DEV_ADMIN_SECRET);
 }
 
-const notFound = () => toErrorResponse(new AppError("NOT_FOUND", { userMessage: "Not found" }));
+const notFound = () => toErrorResponse(new AppError("NOT_FOUND"));
 
 // GET /dev/users – the accounts, as `npm run users -- list` prints them
 export async function GET(req: Request): Promise<Response> {
@@ -30,7 +30,7 @@ export async function POST(req: Request): Promise<Response> {
   if (!allowed(req)) return notFound();
   try {
     const parsed = ZDevAddUserSchema.safeParse(await req.json().catch(() => undefined));
-    if (!parsed.success) throw new AppError("INVALID_BODY", { userMessage: "Invalid request body" });
+    if (!parsed.success) throw new AppError("INVALID_BODY");
     const user = await createUser(await getDb(), parsed.data);
     return Response.json({ user }, { status: 201 });
   } catch (err) {
@@ -43,7 +43,7 @@ export async function DELETE(req: Request): Promise<Response> {
   if (!allowed(req)) return notFound();
   try {
     const parsed = ZDevRemoveUserSchema.safeParse(await req.json().catch(() => undefined));
-    if (!parsed.success) throw new AppError("INVALID_BODY", { userMessage: "Invalid request body" });
+    if (!parsed.success) throw new AppError("INVALID_BODY");
     return Response.json({ user: await eraseUserByEmail(await getDb(), parsed.data.email) });
   } catch (err) {
     return toErrorResponse(err);

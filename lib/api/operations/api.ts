@@ -4,7 +4,7 @@ import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { defineOperation, definePublicOperation, type Operation } from "@/lib/api/operation";
 import { appOrigin } from "@/lib/auth/origin";
 import { checkDatabase } from "@/lib/db/health";
-import { AppError, jsonResponse, MESSAGES } from "@/lib/errors";
+import { AppError, jsonResponse } from "@/lib/errors";
 
 /**
  * GET /api: every operation of `table()`, the table this one is part of
@@ -49,7 +49,7 @@ export const getHealthOperation = definePublicOperation({
     try {
       await checkDatabase();
     } catch (err) {
-      throw new AppError("SERVICE_UNAVAILABLE", { userMessage: MESSAGES.unavailable, fields: { status: "unavailable" }, headers: { "Retry-After": "1" }, cause: err });
+      throw new AppError("SERVICE_UNAVAILABLE", { fields: { status: "unavailable" }, headers: { "Retry-After": "1" }, cause: err });
     }
     return jsonResponse({ status: "ok" });
   },

@@ -5,7 +5,7 @@ import { readAttachment } from "@/lib/attachments/queries";
 import { ZAttachmentResponseSchema, ZUploadQuerySchema } from "@/lib/attachments/schemas";
 import { ACCEPTED_TYPES, isImageType } from "@/lib/attachments/types";
 import { getEnv } from "@/lib/env";
-import { AppError, jsonResponse, MESSAGES } from "@/lib/errors";
+import { AppError, jsonResponse } from "@/lib/errors";
 import { matchesIfNoneMatch } from "@/lib/http";
 import { BodyTooLargeError, readBodyBytes } from "@/lib/request-body";
 
@@ -25,7 +25,7 @@ export const uploadAttachmentOperation = defineOperation({
     const bytes = await readBodyBytes(req, getEnv().ATTACHMENT_MAX_BYTES).catch((err: unknown) => {
       if (err instanceof BodyTooLargeError) {
         // The rest is not read: the server closes the connection after this answer (scripts/lib/server.ts).
-        throw new AppError("PAYLOAD_TOO_LARGE", { userMessage: `The file is over the ${attachmentLimitText()} limit` });
+        throw new AppError("FILE_TOO_LARGE", { args: [attachmentLimitText()] });
       }
       throw err;
     });
@@ -40,7 +40,7 @@ export const getAttachmentOperation = defineOperation({
   operationId: "getAttachment",
   description:
     "An attachment's bytes, to its owner only (another account's is a 404), with its Content-Type, an ETag (If-None-Match → 304), inline for images and as a download for other files.",
-  ids: { id: MESSAGES.invalidAttachmentId },
+  ids: { id: "INVALID_ATTACHMENT_ID" },
   responses: {
     200: { body: null, binary: ACCEPTED_TYPES, description: "The bytes", headers: ["ETag"] },
     304: { body: null, description: "Not modified since the ETag given in If-None-Match", headers: ["ETag"] },
@@ -49,7 +49,7 @@ export const getAttachmentOperation = defineOperation({
   browserSession: true,
   run: async ({ req, params: { id }, user, db }) => {
     const found = await readAttachment(db, { id, userId: user.userId });
-    if (!found) throw new AppError("NOT_FOUND", { userMessage: MESSAGES.attachmentNotFound });
+    if (!found) throw new AppError("ATTACHMENT_NOT_FOUND");
     const etag = `"${found.sha256}"`;
     const headers = {
       ETag: etag,

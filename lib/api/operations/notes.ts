@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "@/lib/api/operation";
 import { BODY_TOO_LARGE, CONVERSION_OVER_BUDGET, CONVERSION_QUEUE_FULL, KEY_REUSED, noteModified } from "@/lib/api/responses";
-import { jsonResponse, jsonTextResponse, MESSAGES, noteNotFound } from "@/lib/errors";
+import { jsonResponse, jsonTextResponse, noteNotFound } from "@/lib/errors";
 import { markdownResponse, matchesIfNoneMatch, preferredMediaType } from "@/lib/http";
 import { idempotent } from "@/lib/idempotency/idempotency";
 import { getNoteBlocksOrThrow } from "@/lib/notes/blocks";
@@ -23,7 +23,7 @@ import {
 import { getNoteVersion } from "@/lib/notes/version";
 import { agentAuthor } from "@/lib/db/author";
 
-const NOTE_ID = { id: MESSAGES.invalidNoteId };
+const NOTE_ID = { id: "INVALID_NOTE_ID" } as const;
 
 export const listNotesOperation = defineOperation({
   method: "GET",

@@ -1,6 +1,6 @@
 import { defineOperation } from "@/lib/api/operation";
 import { CONVERSION_OVER_BUDGET, CONVERSION_QUEUE_FULL, noteModified } from "@/lib/api/responses";
-import { jsonResponse, MESSAGES } from "@/lib/errors";
+import { jsonResponse } from "@/lib/errors";
 import { markdownResponse, preferredMediaType } from "@/lib/http";
 import { noteEtag, versionFromIfMatch } from "@/lib/notes/etag";
 import { ZNoteFormatQuerySchema, ZNoteResponseSchema } from "@/lib/notes/schemas";
@@ -9,7 +9,7 @@ import { restoreRevision } from "@/lib/revisions/mutations";
 import { getRevisionOrThrow, listRevisions, revisionMarkdown } from "@/lib/revisions/queries";
 import { ZListRevisionsQuerySchema, ZRevisionListResponseSchema, ZRevisionResponseSchema } from "@/lib/revisions/schemas";
 
-const REVISION_IDS = { id: MESSAGES.invalidNoteId, revisionId: MESSAGES.invalidRevisionId };
+const REVISION_IDS = { id: "INVALID_NOTE_ID", revisionId: "INVALID_REVISION_ID" } as const;
 const NO_REVISION = { body: null, description: "No such note, or no such revision of it" };
 
 export const listRevisionsOperation = defineOperation({
@@ -18,7 +18,7 @@ export const listRevisionsOperation = defineOperation({
   operationId: "listRevisions",
   description:
     "A note's history, newest first (the first is the note as it is now): every write that made a new version, with who made it — an agent through the REST API (api) or MCP (mcp), the person in the browser (browser), or an operator's script (system). A restore, an agent's write and a person's save are each a revision of their own; only a person's consecutive browser saves in one editor session (one visit to the note in one tab), with no restore or other writer between, join one revision, while each comes less than 2 minutes after the one before and less than 5 minutes after the first. So a new version begins after a 2-minute pause, when the person comes back to the note, after 5 minutes of editing, and after another writer or a restore; every state that stood for 2 minutes, and every state just before another author's write or a restore, is kept. Page with cursor.",
-  ids: { id: MESSAGES.invalidNoteId },
+  ids: { id: "INVALID_NOTE_ID" },
   query: ZListRevisionsQuerySchema,
   responses: { 200: ZRevisionListResponseSchema, 404: null },
   mcp: { tool: "list_revisions" },

@@ -1,6 +1,6 @@
 import { defineOperation } from "@/lib/api/operation";
 import { KEY_REUSED } from "@/lib/api/responses";
-import { jsonResponse, MESSAGES } from "@/lib/errors";
+import { jsonResponse } from "@/lib/errors";
 import { idempotent } from "@/lib/idempotency/idempotency";
 import { agentAuthor } from "@/lib/db/author";
 import { deleteTag, insertTag, renameTag } from "@/lib/tags/mutations";
@@ -47,7 +47,7 @@ export const renameTagOperation = defineOperation({
   operationId: "renameTag",
   description:
     "Rename a tag; the same rules as a create, so a name you already have (in any case) is a 409. Notes keep the tag; each note carrying it gets a new version (its ETag changes, so If-Match with the ETag from before is a 412) and is listed as updated in the change feed.",
-  ids: { id: MESSAGES.invalidTagId },
+  ids: { id: "INVALID_TAG_ID" },
   body: ZRenameTagSchema,
   responses: { 200: ZTagResponseSchema, 404: null, 409: null },
   mcp: { tool: "rename_tag" },
@@ -61,7 +61,7 @@ export const deleteTagOperation = defineOperation({
   operationId: "deleteTag",
   description:
     "Delete a tag and remove it from your notes; each note that carried it gets a new version (its ETag changes, so If-Match with the ETag from before is a 412) and is listed as updated in the change feed.",
-  ids: { id: MESSAGES.invalidTagId },
+  ids: { id: "INVALID_TAG_ID" },
   responses: { 204: null, 404: null },
   mcp: { tool: "delete_tag" },
   run: async ({ params, user, db }) => {

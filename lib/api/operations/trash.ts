@@ -1,5 +1,5 @@
 import { defineOperation } from "@/lib/api/operation";
-import { jsonResponse, MESSAGES } from "@/lib/errors";
+import { jsonResponse } from "@/lib/errors";
 import { noteEtag } from "@/lib/notes/etag";
 import { ZNoteResponseSchema } from "@/lib/notes/schemas";
 import { deleteTrashedNote, emptyTrash, restoreTrashedNote } from "@/lib/trash/mutations";
@@ -34,7 +34,7 @@ export const restoreNoteOperation = defineOperation({
   path: "/api/trash/{id}/restore",
   operationId: "restoreNote",
   description: "Restore a deleted note with the same id, content and version, and the tags it had that still exist.",
-  ids: { id: MESSAGES.invalidNoteId },
+  ids: { id: "INVALID_NOTE_ID" },
   responses: {
     200: { body: ZNoteResponseSchema, headers: ["ETag"] },
     404: { body: null, description: "No note with this id in your trash (never deleted, already restored, or expired)" },
@@ -52,7 +52,7 @@ export const deleteNoteForeverOperation = defineOperation({
   path: "/api/trash/{id}",
   operationId: "deleteNoteForever",
   description: "Remove one deleted note from the trash for good.",
-  ids: { id: MESSAGES.invalidNoteId },
+  ids: { id: "INVALID_NOTE_ID" },
   responses: { 204: null, 404: null },
   mcp: { tool: "delete_note_forever" },
   run: async ({ params, user, db }) => {

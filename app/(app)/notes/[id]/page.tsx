@@ -6,7 +6,7 @@ import { NoteEditor } from "@/components/editor/note-editor";
 import { getCurrentUser, requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
 import { toEditorNote } from "@/lib/notes/editor-types";
-import { AppError } from "@/lib/errors";
+import { isAppError } from "@/lib/errors";
 import { getNoteOrThrow } from "@/lib/notes/queries";
 import { listTags } from "@/lib/tags/queries";
 
@@ -18,7 +18,7 @@ const loadNote = cache(async (id: string, userId: string) => {
   try {
     return await getNoteOrThrow(await getDb(), { id, userId });
   } catch (err) {
-    if (err instanceof AppError && err.code === "NOT_FOUND") return null;
+    if (isAppError(err, "NOTE_NOT_FOUND")) return null;
     throw err;
   }
 });

@@ -70,8 +70,8 @@ function authPath(req: Request): string {
 async function readAuthBody(req: Request): Promise<string | null> {
   if (req.method === "GET" || req.method === "HEAD") return null;
   const mediaType = req.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
-  const unsupported = () => new AppError("UNSUPPORTED_MEDIA_TYPE", { userMessage: "Content-Type must be application/json" });
-  const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", { userMessage: `Request body must be at most ${MAX_AUTH_BODY_CHARS} characters` });
+  const unsupported = () => new AppError("UNSUPPORTED_MEDIA_TYPE");
+  const tooLarge = () => new AppError("BODY_TOO_LARGE", { args: [`${MAX_AUTH_BODY_CHARS} characters`] });
   let body: string;
   try {
     body = await readBodyText(req, MAX_AUTH_BODY_BYTES);
