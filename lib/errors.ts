@@ -4,6 +4,17 @@ import { isDatabaseUnavailable, isWriteConflict, postgresCode } from "@/lib/db-f
 import { log } from "@/lib/log";
 
 /**
+ * The challenge of a 401 (RFC 9110's WWW-Authenticate): the token goes in the
+ * X-Session-Token header, so the scheme is named for it, not Bearer (whose
+ * challenge sends OAuth clients to look for an authorization server).
+ */
+const AUTH_SCHEME = 'SessionToken realm="notes"';
+/** What an agent should do about a token that failed: in the challenge, the MCP instructions and the docs. */
+export const INVALID_TOKEN_ADVICE = "Session tokens are short-lived: mint a new one from the identity service and send it again in X-Session-Token";
+
+type ErrorEntry = { status: number; text: string | ((...args: never[]) => string); means: string | null; headers?: Record<string, string> };
+
+/**
  * Every failure the service answers with: its code, its HTTP status, the text
  * sent as `error` (the contract's texts exact; a function where the text names
  * something), and what it means in the OpenAPI document (null: only where an
@@ -21,9 +32,21 @@ export const ERRORS = {
   INVALID_BODY: { status: 400, text: "Invalid request body", means: "body fails the schema (with details)" },
   /** The server refused the HTTP request itself (scripts/lib/server.ts): the text says what was wrong. */
   MALFORMED_REQUEST: { status: 400, text: (detail: string) => detail, means: "malformed request: id, header or URL" },
+  /** An MCP tool called with an argument it does not take: named, with those it does. */
+  UNKNOWN_ARGUMENTS: {
+    status: 400,
+    text: (tool: string, unknown: readonly string[], accepted: readonly string[]) =>
+      `${tool} does not take ${unknown.map((name) => JSON.stringify(name)).join(", ")}; it takes ${accepted.length === 0 ? "no arguments" : accepted.join(", ")}`,
+    means: null,
+  },
   EMPTY_FILE: { status: 400, text: "The file is empty", means: null },
-  MISSING_TOKEN: { status: 401, text: "Missing X-Session-Token header", means: "no x-session-token header" },
-  INVALID_TOKEN: { status: 401, text: (detail: string) => `Invalid session token: ${detail}`, means: "session token rejected, expired or not verifiable" },
+  MISSING_TOKEN: { status: 401, text: "Missing X-Session-Token header", means: "no x-session-token header", headers: { "WWW-Authenticate": AUTH_SCHEME } },
+  INVALID_TOKEN: {
+    status: 401,
+    text: (detail: string) => `Invalid session token: ${detail}`,
+    means: "session token rejected, expired or not verifiable",
+    headers: { "WWW-Authenticate": `${AUTH_SCHEME}, error="invalid_token", error_description="${INVALID_TOKEN_ADVICE}"` },
+  },
   USER_NOT_FOUND: { status: 401, text: (baseUrl: string) => `User not found — sign up at ${baseUrl} first`, means: "no account for the verified email (with email)" },
   CROSS_ORIGIN: { status: 403, text: "Cross-origin request refused", means: null },
   NOTE_NOT_FOUND: { status: 404, text: "Note not found", means: "no such resource for this user" },
@@ -74,7 +97,7 @@ export const ERRORS = {
   CONVERSIONS_BUSY: { status: 503, text: "Too many conversions in progress — retry shortly", means: null },
   CONVERSION_SLOWED: { status: 503, text: "The server is too busy to finish this conversion — retry shortly", means: null },
   IDEMPOTENCY_KEY_BUSY: { status: 503, text: "Idempotency-Key is busy — retry shortly", means: null },
-} as const satisfies Record<string, { status: number; text: string | ((...args: never[]) => string); means: string | null }>;
+} as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;
 
@@ -92,7 +115,7 @@ export type AppErrorOptions<C extends ErrorCode = ErrorCode> = {
 
 /** The text a code sends, given what it names. */
 export function errorText<C extends ErrorCode>(code: C, ...args: TextArgs<C>): string {
-  const text: string | ((...args: never[]) => string) = ERRORS[code].text;
+  const { text }: ErrorEntry = ERRORS[code];
   return typeof text === "string" ? text : (text as (...args: TextArgs<C>) => string)(...args);
 }
 
@@ -110,7 +133,9 @@ export class AppError<C extends ErrorCode = ErrorCode> extends Error {
     this.code = code;
     this.userMessage = userMessage;
     this.fields = options?.fields;
-    this.headers = options?.headers;
+    // The code's own headers (a 401's challenge), then the error's.
+    const own: ErrorEntry = ERRORS[code];
+    this.headers = own.headers || options?.headers ? { ...own.headers, ...options?.headers } : undefined;
   }
 
   get status(): number {

@@ -35,24 +35,36 @@ export async function parseJsonBody<S extends z.ZodType>(req: Request, schema: S
   return parsed.data;
 }
 
+/** A route that reads no query parameters: any it is sent is refused, by name. */
+export const NO_QUERY = z.object({});
+
 /**
  * Validates URL query parameters (first value of each name) against a schema.
- * Any parameter holding a NUL (`%00`), which no PostgreSQL text can, is a 400
- * Invalid query parameters naming it, whether or not the route reads it.
+ * A parameter the schema does not name is a 400 Invalid query parameters
+ * naming it and those the route accepts (a misspelt `serach` or `tagid` would
+ * otherwise list every note, unfiltered); so is any parameter holding a NUL
+ * (`%00`), which no PostgreSQL text can.
  */
-export function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.output<S> {
+export function parseQuery<S extends z.ZodObject>(req: Request, schema: S): z.output<S> {
   const params: Record<string, string> = {};
-  const unstorable: Record<string, string[]> = {};
+  const refused: Record<string, string[]> = {};
+  const accepted = Object.keys(schema.shape);
   for (const [name, value] of new URL(req.url).searchParams) {
-    if (UNSTORABLE.test(name) || UNSTORABLE.test(value)) unstorable[name] = [UNSTORABLE_MESSAGE];
+    if (UNSTORABLE.test(name) || UNSTORABLE.test(value)) refused[name] = [UNSTORABLE_MESSAGE];
+    else if (!accepted.includes(name)) refused[name] = [unknownNameMessage("parameter", accepted)];
     if (!(name in params)) params[name] = value;
   }
-  if (Object.keys(unstorable).length > 0) {
-    throw new AppError("INVALID_QUERY", { fields: { details: { formErrors: [], fieldErrors: unstorable } } });
+  if (Object.keys(refused).length > 0) {
+    throw new AppError("INVALID_QUERY", { fields: { details: { formErrors: [], fieldErrors: refused } } });
   }
   const parsed = schema.safeParse(params);
   if (!parsed.success) throw validationError("INVALID_QUERY", parsed.error);
   return parsed.data;
+}
+
+/** Why a parameter or argument no schema names was refused, and what would be taken. */
+export function unknownNameMessage(kind: "parameter" | "argument", accepted: readonly string[]): string {
+  return `Unknown ${kind}; accepted: ${accepted.length === 0 ? "none" : accepted.join(", ")}`;
 }
 
 /** The 400 of each kind of id that is not a UUID. */

@@ -3,7 +3,7 @@ import type { ApiRequestHeader, ApiResponse, ApiResponseHeader, ApiRoute } from 
 import { ZJsonRpcErrorSchema } from "@/lib/api/operations/mcp";
 import { SESSION_TOKEN_HEADER } from "@/lib/auth/authenticate";
 import { API_NAME, API_VERSION } from "@/lib/api-meta";
-import { ERRORS } from "@/lib/errors";
+import { ERRORS, INVALID_TOKEN_ADVICE } from "@/lib/errors";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -65,6 +65,10 @@ const RESPONSE_HEADERS: Record<ApiResponseHeader, JsonSchema> = {
     description: 'The user\'s request budget: `"api";q=<requests>;w=<window in seconds>`.',
     schema: { type: "string", example: '"api";q=600;w=60' },
   },
+  "WWW-Authenticate": {
+    description: `The challenge of a 401: \`${ERRORS.MISSING_TOKEN.headers["WWW-Authenticate"]}\` without a token; with a token that failed, also \`error="invalid_token"\` and an \`error_description\`: ${INVALID_TOKEN_ADVICE}.`,
+    schema: { type: "string", example: ERRORS.INVALID_TOKEN.headers["WWW-Authenticate"] },
+  },
 };
 
 const MARKDOWN_CONTENT = {
@@ -108,8 +112,6 @@ function errorApplies(code: string, status: number, route: ApiRoute): boolean {
   switch (code) {
     case "IDEMPOTENCY_KEY_REUSED":
       return route.headers?.includes("Idempotency-Key") ?? false;
-    case "INVALID_QUERY":
-      return route.query !== undefined;
     case "INVALID_JSON":
     case "INVALID_BODY":
       return route.body !== undefined;
@@ -189,6 +191,7 @@ function operation(route: ApiRoute): JsonSchema {
     responses[status] = {
       description: text[0]!.toUpperCase() + text.slice(1),
       ...(RETRY_STATUSES.has(status) ? { headers: retryHeaders(status) } : {}),
+      ...(status === 401 ? { headers: { "WWW-Authenticate": RESPONSE_HEADERS["WWW-Authenticate"] } } : {}),
       content: { "application/json": { schema: jsonRpc ? { anyOf: [JSON_RPC_ERROR_SCHEMA, ERROR_SCHEMA] } : ERROR_SCHEMA } },
     };
   }

@@ -3,7 +3,7 @@ import type { AuthContext } from "@/lib/auth/authenticate";
 import { withAuth, type RouteContext } from "@/lib/auth/with-auth";
 import type { Db } from "@/lib/db/client";
 import { methodNotAllowedError, toErrorResponse } from "@/lib/errors";
-import { parseId, parseJsonBody, parseQuery, type InvalidIdCode } from "@/lib/http";
+import { NO_QUERY, parseId, parseJsonBody, parseQuery, type InvalidIdCode } from "@/lib/http";
 import { readIdempotencyKey } from "@/lib/idempotency/idempotency";
 
 type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
@@ -11,7 +11,7 @@ type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 /** Request headers a route reads beyond the session token (described in lib/api/openapi.ts). */
 export type ApiRequestHeader = "If-Match" | "If-None-Match" | "Idempotency-Key";
 /** Response headers a route may send. */
-export type ApiResponseHeader = "ETag" | "Idempotent-Replayed" | "RateLimit" | "RateLimit-Policy" | "Retry-After";
+export type ApiResponseHeader = "ETag" | "Idempotent-Replayed" | "RateLimit" | "RateLimit-Policy" | "Retry-After" | "WWW-Authenticate";
 
 /** A response described beyond its JSON body. */
 export type ApiResponse = {
@@ -102,7 +102,7 @@ export function defineOperation<Q extends z.ZodObject | undefined = undefined, B
   const handle = withAuth<Record<string, string>>(
     async ({ req, params, user, db }) => {
       const checked = Object.fromEntries(Object.entries<InvalidIdCode>(ids ?? ({} as Record<K, InvalidIdCode>)).map(([name, code]) => [name, parseId(params[name] ?? "", code)]));
-      const query = route.query ? parseQuery(req, route.query) : undefined;
+      const query = parseQuery(req, route.query ?? NO_QUERY);
       const idempotencyKey = route.headers?.includes("Idempotency-Key") ? readIdempotencyKey(req) : null;
       const body = route.body && !bodyReadByRun ? await parseJsonBody(req, route.body) : undefined;
       return run({ req, params: checked as Record<K, string>, query: query as Parsed<Q>, body: body as Parsed<B>, idempotencyKey, user, db });

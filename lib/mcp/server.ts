@@ -3,13 +3,14 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { API_VERSION } from "@/lib/api-meta";
-import { toErrorParts } from "@/lib/errors";
-import { MAX_BODY_BYTES } from "@/lib/http";
+import { AppError, INVALID_TOKEN_ADVICE, toErrorParts } from "@/lib/errors";
+import { MAX_BODY_BYTES, unknownNameMessage } from "@/lib/http";
 import { parseNoteEtag } from "@/lib/notes/etag";
 import { NOTE_TOOLS, type NoteTool, type ToolContext, type ToolOutput } from "@/lib/mcp/tools";
 
 const INSTRUCTIONS =
-  "Notes and tags of the signed-in user, shared with people who edit the same notes in a browser. Read a note with get_note (Markdown by default) and pass its version as ifVersion to update_note or delete_note: a note someone changed meanwhile is never overwritten; the error then carries the current note to merge with.";
+  `Notes and tags of the signed-in user, shared with people who edit the same notes in a browser. Read a note with get_note (Markdown by default) and pass its version as ifVersion to update_note or delete_note: a note someone changed meanwhile is never overwritten; the error then carries the current note to merge with. ` +
+  `An HTTP 401 "Invalid session token" (WWW-Authenticate: error="invalid_token") means the token expired or was revoked. ${INVALID_TOKEN_ADVICE}.`;
 
 /**
  * The schema handed to the SDK for a tool: it advertises the tool's own JSON
@@ -54,6 +55,18 @@ function toToolError(err: unknown): CallToolResult {
   return { isError: true, content, structuredContent: detail };
 }
 
+/** An argument the tool's schema does not name fails the call, naming it and those it takes (a misspelt one would otherwise be dropped). */
+function refuseUnknownArguments(tool: NoteTool, args: Record<string, unknown>): void {
+  const accepted = Object.keys(tool.input.shape);
+  const unknown = Object.keys(args).filter((name) => !accepted.includes(name));
+  if (unknown.length === 0) return;
+  const message = unknownNameMessage("argument", accepted);
+  throw new AppError("UNKNOWN_ARGUMENTS", {
+    args: [tool.name, unknown, accepted],
+    fields: { details: { formErrors: [], fieldErrors: Object.fromEntries(unknown.map((name) => [name, [message]])) } },
+  });
+}
+
 /** An MCP server whose tools act for one authenticated user. */
 function createNotesMcpServer(ctx: ToolContext): McpServer {
   const server = new McpServer({ name: "notes", title: "Notes", version: API_VERSION }, { instructions: INSTRUCTIONS });
@@ -73,6 +86,7 @@ function createNotesMcpServer(ctx: ToolContext): McpServer {
       },
       async (args: Record<string, unknown>) => {
         try {
+          refuseUnknownArguments(tool, args);
           return toResult(await tool.run(args, ctx));
         } catch (err) {
           return toToolError(err);

@@ -4,6 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ERRORS } from "@/lib/errors";
+import { buildOpenApiDocument } from "@/lib/api/openapi";
+import { documentServerUrl } from "@/lib/api/operations/api";
 import { API_ROUTES } from "@/lib/api/routes";
 import { ZListNotesQuerySchema } from "@/lib/notes/schemas";
 import { useApiStack } from "@/tests/helpers/notes-app";
@@ -28,11 +30,15 @@ describe("GET /api, /api/openapi.json, and requests no route answers", () => {
   });
 
   it("GET /api/openapi.json is an OpenAPI 3.1 document of the same routes and schemas", async () => {
-    const res = await stack.api("/api/openapi.json", { token: stack.freshUser().token() });
+    // No token: a client generator reads it before it has one.
+    const res = await stack.api("/api/openapi.json");
     expect(res.status).toBe(200);
     const doc = res.body;
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.servers).toEqual([{ url: stack.app.url }]);
+    // This machine's own origin (development's) is right on this machine only: the document names where it was read from.
+    for (const origin of ["http://localhost:3000", "http://127.0.0.1:3000", "http://notes.localhost:3000"]) expect(documentServerUrl(origin), origin).toBe("/");
+    expect(doc.paths["/api/openapi.json"].get.security).toEqual([]);
     expect(doc.components.securitySchemes.sessionToken).toEqual({ type: "apiKey", in: "header", name: "x-session-token" });
     const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
       Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
@@ -114,6 +120,8 @@ describe("GET /api, /api/openapi.json, and requests no route answers", () => {
       // A public route (the health check) takes no token: no 401, and no user's 429.
       const expected = op.security?.length === 0 ? everywhere.filter((s) => s !== 401 && s !== 429) : everywhere;
       for (const status of expected) expect(op.responses, `${name} ${status}`).toHaveProperty(String(status));
+      // A 401 says how to authenticate, and that an expired token is the problem when it is.
+      if (expected.includes(401)) expect(op.responses["401"].headers?.["WWW-Authenticate"]?.description, name).toContain('error="invalid_token"');
       expect(op.responses, name).toHaveProperty("400");
       expect(op.responses, name).not.toHaveProperty("403");
     }
@@ -131,12 +139,16 @@ describe("GET /api, /api/openapi.json, and requests no route answers", () => {
     expect(mcp.responses["200"].content["application/json"].schema.anyOf[1]).toMatchObject({ type: "array" });
   });
 
-  it("the served document passes Redocly's lint with redocly.yaml: 0 errors, 0 warnings", async () => {
-    const res = await stack.api("/api/openapi.json", { token: stack.freshUser().token() });
+  it.each([
+    ["as served", async () => (await stack.api("/api/openapi.json")).text],
+    ["of development (http://localhost:3000)", async () => JSON.stringify(buildOpenApiDocument(documentServerUrl("http://localhost:3000"), API_ROUTES))],
+    ["of a production origin", async () => JSON.stringify(buildOpenApiDocument(documentServerUrl("https://notes.acme.dev"), API_ROUTES))],
+  ])("the document %s passes Redocly's lint with redocly.yaml: 0 errors, 0 warnings", async (_how, read) => {
+    const text = await read();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "openapi-lint-"));
     try {
       const file = path.join(dir, "openapi.json");
-      fs.writeFileSync(file, res.text);
+      fs.writeFileSync(file, text);
       const lint = spawnSync(
         process.execPath,
         [path.join(ROOT, "node_modules/@redocly/cli/bin/cli.js"), "lint", "--config", path.join(ROOT, "redocly.yaml"), "--format", "json", file],

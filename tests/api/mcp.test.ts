@@ -358,6 +358,23 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     expect((await stack.api("/api/notes", { token: user.token() })).body.total).toBe(0);
   });
 
+  it("an argument a tool does not take fails the call, naming it and those the tool takes, and nothing is read or written", async () => {
+    const user = stack.freshUser();
+    const client = await connect(user.token());
+    const misspelt = await call(client, "search_notes", { serach: "plan", tagid: "x" });
+    expect(misspelt.isError).toBe(true);
+    const takes = "search, sort, highlight, tagId, pinned, limit, cursor, offset";
+    expect(misspelt.content[0]!.text).toBe(`search_notes does not take "serach", "tagid"; it takes ${takes}`);
+    expect(misspelt.structuredContent).toMatchObject({
+      status: 400,
+      details: { formErrors: [], fieldErrors: { serach: [`Unknown argument; accepted: ${takes}`], tagid: [`Unknown argument; accepted: ${takes}`] } },
+    });
+    const create = await call(client, "create_note", { title: "Kept out", tags: ["x"] });
+    expect(create.content[0]!.text).toBe('create_note does not take "tags"; it takes title, content, contentMarkdown, contentText, tagIds, pinned');
+    expect((await call(client, "list_tags", { all: true })).content[0]!.text).toBe('list_tags does not take "all"; it takes no arguments');
+    expect((await stack.api("/api/notes", { token: user.token() })).body.total).toBe(0);
+  });
+
   it("acts only for the token's user: another user's note is not found", async () => {
     const owner = stack.freshUser();
     const other = stack.freshUser();

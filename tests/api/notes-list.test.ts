@@ -87,6 +87,19 @@ describe.each(TEST_DB_KINDS)("GET /api/notes (%s)", (kind) => {
     expect((await list(user, "?limit=500")).body.notes).toHaveLength(2);
   });
 
+  it("a query parameter the route does not take is a 400 naming it and those it takes, not a list that ignores it", async () => {
+    const user = stack.freshUser();
+    await create(user, { title: "one" });
+    const takes = "Unknown parameter; accepted: search, sort, highlight, tagId, pinned, limit, cursor, offset";
+    const misspelt = await list(user, "?serach=one&tagid=x&limit=5");
+    expect(misspelt.status).toBe(400);
+    expect(misspelt.body).toEqual({ error: "Invalid query parameters", details: { formErrors: [], fieldErrors: { serach: [takes], tagid: [takes] } } });
+    // A route that takes none says so.
+    const me = await stack.api("/api/me?verbose=1", { token: user.token() });
+    expect(me.status).toBe(400);
+    expect(me.body).toEqual({ error: "Invalid query parameters", details: { formErrors: [], fieldErrors: { verbose: ["Unknown parameter; accepted: none"] } } });
+  });
+
   describe("search", () => {
     let user: SeededUser;
     beforeAll(async () => {

@@ -10,7 +10,6 @@ const SOME_ID = "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10";
 // Every route, as an agent would call it.
 const ROUTES: [string, string, unknown?][] = [
   ["GET", "/api"],
-  ["GET", "/api/openapi.json"],
   ["GET", "/api/me"],
   ["GET", "/api/notes"],
   ["POST", "/api/notes", { title: "x" }],
@@ -31,19 +30,36 @@ describe.each(TEST_DB_KINDS)("authentication on every route (%s)", (kind) => {
     expect(missing.status).toBe(401);
     expect(missing.body).toEqual({ error: "Missing X-Session-Token header" });
     expect(missing.headers.get("cache-control")).toBe("no-store");
+    expect(missing.headers.get("www-authenticate")).toBe('SessionToken realm="notes"');
     expect(stack.identity.calls).toBe(callsBefore);
 
     const invalid = await stack.api(path, { method, json, token: "st_forged" });
     expect(invalid.status).toBe(401);
     expect(invalid.body).toEqual({ error: "Invalid session token: Invalid or expired session token" });
+    // What an agent acts on: a standard challenge saying the token is the problem, and what to do.
+    expect(invalid.headers.get("www-authenticate")).toBe(
+      'SessionToken realm="notes", error="invalid_token", error_description="Session tokens are short-lived: mint a new one from the identity service and send it again in X-Session-Token"',
+    );
 
     const stranger = await stack.api(path, { method, json, token: stack.identity.tokenFor("stranger@example.com") });
     expect(stranger.status).toBe(401);
     expect(stranger.body).toEqual({ error: `User not found — sign up at ${stack.app.url} first`, email: "stranger@example.com" });
 
+    // The token was good: no challenge, the account is what is missing.
+    expect(stranger.headers.get("www-authenticate")).toBeNull();
+
     const unverified = await stack.api(path, { method, json, token: stack.unverified.token() });
     expect(unverified.status).toBe(401);
     expect(unverified.body.email).toBe("pending@example.com");
+  });
+
+  it("GET /api/openapi.json and GET /api/health answer without a token, and call no one", async () => {
+    const callsBefore = stack.identity.calls;
+    const doc = await stack.api("/api/openapi.json");
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toBe("3.1.0");
+    expect((await stack.api("/api/health")).status).toBe(200);
+    expect(stack.identity.calls).toBe(callsBefore);
   });
 
   it("matches the verified email to the account case-insensitively; GET /api/me names the account", async () => {

@@ -4,7 +4,7 @@ import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { defineOperation, definePublicOperation, type Operation } from "@/lib/api/operation";
 import { appOrigin } from "@/lib/auth/origin";
 import { checkDatabase } from "@/lib/db/health";
-import { AppError, jsonResponse } from "@/lib/errors";
+import { AppError, jsonResponse, jsonTextResponse } from "@/lib/errors";
 
 /**
  * GET /api: every operation of `table()`, the table this one is part of
@@ -25,16 +25,39 @@ export function apiIndexOperation(table: () => readonly Operation[]): Operation 
   });
 }
 
-/** GET /api/openapi.json: the OpenAPI document of `table()`, as apiIndexOperation. */
+/**
+ * GET /api/openapi.json: the OpenAPI document of `table()`, as
+ * apiIndexOperation, without a token: it holds no one's data, and a client
+ * generator or an agent reads it before it has a token. Built once per origin.
+ */
 export function openApiDocumentOperation(table: () => readonly Operation[]): Operation {
-  return defineOperation({
+  const documents = new Map<string, string>();
+  return definePublicOperation({
     method: "GET",
     path: "/api/openapi.json",
     operationId: "getOpenApiDocument",
-    description: "OpenAPI 3.1 description of this API.",
+    description: "OpenAPI 3.1 description of this API; no token needed.",
     responses: { 200: z.object({ openapi: z.string() }).loose() },
-    run: async () => jsonResponse(buildOpenApiDocument(appOrigin(), table())),
+    run: async () => {
+      const origin = appOrigin();
+      let json = documents.get(origin);
+      if (json === undefined) {
+        json = JSON.stringify(buildOpenApiDocument(documentServerUrl(origin), table()));
+        documents.set(origin, json);
+      }
+      return jsonTextResponse(json);
+    },
   });
+}
+
+/**
+ * The server URL the document names: the app's public origin, or `/` (where
+ * the document was read from) when that is this machine's own, which is right
+ * on this machine only and which linters flag.
+ */
+export function documentServerUrl(origin: string): string {
+  const { hostname } = new URL(origin);
+  return hostname === "localhost" || hostname.endsWith(".localhost") || hostname === "127.0.0.1" || hostname === "[::1]" ? "/" : origin;
 }
 
 export const getHealthOperation = definePublicOperation({
