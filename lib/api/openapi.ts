@@ -4,13 +4,9 @@ import { ZJsonRpcErrorSchema } from "@/lib/api/operations/mcp";
 import { SESSION_TOKEN_HEADER } from "@/lib/auth/authenticate";
 import { API_NAME, API_VERSION } from "@/lib/api-meta";
 import { ERRORS, INVALID_TOKEN_ADVICE } from "@/lib/errors";
+import { toJsonSchema, type JsonSchema } from "@/lib/json-schema";
 
-type JsonSchema = Record<string, unknown>;
-
-function toSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
-  return rest;
-}
+const toSchema = (schema: z.ZodType, io: "input" | "output"): JsonSchema => toJsonSchema(schema, io);
 
 const ERROR_BODY: JsonSchema = {
   type: "object",

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { API_VERSION } from "@/lib/api-meta";
 import { AppError, INVALID_TOKEN_ADVICE, toErrorParts } from "@/lib/errors";
 import { MAX_BODY_BYTES, unknownNameMessage } from "@/lib/http";
+import { toJsonSchema } from "@/lib/json-schema";
 import { parseNoteEtag } from "@/lib/notes/etag";
 import { NOTE_TOOLS, type NoteTool, type ToolContext, type ToolOutput } from "@/lib/mcp/tools";
 
@@ -19,8 +20,7 @@ const INSTRUCTIONS =
  * ("Invalid request body" and its details), not the SDK's.
  */
 function advertisedSchema(tool: NoteTool) {
-  const { $schema: _ignored, ...jsonSchema } = z.toJSONSchema(tool.input, { io: "input", target: "draft-7", unrepresentable: "any" });
-  return z.looseObject({}).meta(jsonSchema);
+  return z.looseObject({}).meta(toJsonSchema(tool.input, "input", "draft-7"));
 }
 
 const ADVERTISED = new Map(NOTE_TOOLS.map((tool) => [tool.name, advertisedSchema(tool)]));

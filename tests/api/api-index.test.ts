@@ -52,6 +52,8 @@ describe("GET /api, /api/openapi.json, and requests no route answers", () => {
     const list = doc.paths["/api/notes"].get;
     expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(Object.keys(ZListNotesQuerySchema.shape));
     expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(["search", "tagId", "limit", "offset"]));
+    // A query string's true/false is described as the boolean it is, for generated clients.
+    expect(list.parameters.find((p: { name: string }) => p.name === "pinned").schema).toEqual({ type: "boolean" });
   });
 
   it("GET /api/openapi.json describes Markdown, ETag and If-Match, Idempotency-Key, 412 and 422, and the MCP endpoint", async () => {

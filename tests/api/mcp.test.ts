@@ -63,6 +63,10 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     expect(update.properties).toHaveProperty("contentMarkdown");
     const search = byName.search_notes!.inputSchema as Record<string, any>;
     expect(search.properties.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 500 });
+    // Booleans are booleans, in every tool (a query string's "true"/"false" is the REST form of one).
+    expect(search.properties.highlight).toMatchObject({ type: "boolean" });
+    expect(search.properties.pinned).toMatchObject({ type: "boolean" });
+    expect(JSON.stringify(tools.map((tool) => tool.inputSchema))).not.toContain('["true","false"]');
     expect(byName.get_note!.annotations).toMatchObject({ readOnlyHint: true });
     expect(byName.delete_note!.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
     expect(byName.delete_tag!.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
