@@ -14,8 +14,10 @@ import { ACCEPTED_TYPES } from "@/lib/attachments/types";
 import { followChanges } from "@/lib/changes/queries";
 import { ZChangesQuerySchema } from "@/lib/changes/schemas";
 import { getNoteMarkdownOrThrow } from "@/lib/notes/markdown";
-import { getNoteOrThrow, listNotes } from "@/lib/notes/queries";
-import { ZCreateNoteSchema, ZEditNoteSchema, ZListNotesQuerySchema, ZNoteFormatQuerySchema, ZUpdateNoteSchema } from "@/lib/notes/schemas";
+import { getNoteOrThrow, listNotesJson } from "@/lib/notes/queries";
+import { EXCERPT_LENGTH } from "@/lib/notes/excerpt";
+import { highlightNotes, snippetHtml } from "@/lib/notes/snippet";
+import { ZCreateNoteSchema, ZEditNoteSchema, ZListNotesQuerySchema, ZNoteFormatQuerySchema, ZUpdateNoteSchema, type TNote } from "@/lib/notes/schemas";
 import { createTag, deleteTag, renameTag } from "@/lib/tags/mutations";
 import { listTags } from "@/lib/tags/queries";
 import { ZCreateTagSchema, ZRenameTagSchema } from "@/lib/tags/schemas";
@@ -65,6 +67,32 @@ const ZConditionSchema = z
     path: ["etag"],
   });
 
+/** search_notes: the list's query, as values rather than a query string's texts, and whether to give whole notes. */
+const ZSearchNotesArgsSchema = z.object({
+  ...ZListNotesQuerySchema.shape,
+  full: z.boolean().optional().meta({ description: "true: each note whole (content, contentText), as GET /api/notes gives it; default false: compact." }),
+});
+
+/**
+ * A page of notes as search_notes gives them by default: what an agent needs
+ * to pick one (a few hundred bytes each, where a whole note can be a megabyte).
+ * A snippet comes with every note: around the first match of a search (the
+ * list's own highlight), else the text's start.
+ */
+async function compactNotes(db: Db, notes: { note: TNote & { snippet?: string }; version: number }[], search: string | undefined) {
+  const starts = search ? [] : await highlightNotes(db, notes.map(({ note }) => note), undefined);
+  return notes.map(({ note, version }, i) => ({
+    id: note.id,
+    title: note.title,
+    snippet: note.snippet ?? snippetHtml(starts[i]?.snippet ?? []),
+    tags: note.tags.map(({ id, name }) => ({ id, name })),
+    pinned: note.pinned,
+    version,
+    createdAt: note.createdAt,
+    updatedAt: note.updatedAt,
+  }));
+}
+
 const ZGetNoteArgsSchema = ZNoteIdSchema.extend({
   format: ZNoteFormatQuerySchema.shape.format.meta({
     description:
@@ -107,12 +135,18 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
     name: "search_notes",
     title: "Search notes",
     description:
-      "List your notes, most recently updated first. search: whitespace-separated terms that must all occur (ignoring case) in the title or text; sort: \"relevance\" puts the best matches first (title, then whole words); highlight: true adds each note's `snippet`, its text around the first match with matches in <mark>…</mark>; tagId filters by tag; pinned: true lists only pinned notes, false only the others (list both to show pinned ones first); limit (1 to 500, default 100) and offset page through `total` matches.",
-    input: ZListNotesQuerySchema,
+      `List your notes, most recently updated first. search: whitespace-separated terms that must all occur (ignoring case) in the title or text; sort: "relevance" puts the best matches first (title, then whole words); tagId filters by tag; pinned: true lists only pinned notes, false only the others (list both to show pinned ones first); limit (1 to 500, default 100) and offset page through \`total\` matches. ` +
+      `Each note comes compact, a few hundred bytes whatever its size: id, title, snippet (about ${EXCERPT_LENGTH} characters of its text around the first match, or its start; HTML-escaped, matches in <mark>…</mark>), tags, pinned, version, createdAt and updatedAt; read one whole with get_note. full: true gives each note whole instead (content and contentText), as GET /api/notes does, with its version.`,
+    input: ZSearchNotesArgsSchema,
     readOnly: true,
     async run(args, { user, db }) {
-      const query = parseWith(ZListNotesQuerySchema, asQuery(args), "INVALID_QUERY");
-      return { json: await listNotes(db, { userId: user.userId, ...query }) };
+      const { full, ...rest } = args;
+      const wantsFull = parseWith(ZSearchNotesArgsSchema.shape.full, full, "INVALID_QUERY") ?? false;
+      const query = parseWith(ZListNotesQuerySchema, asQuery(rest), "INVALID_QUERY");
+      const page = await listNotesJson(db, { userId: user.userId, ...query, highlight: wantsFull ? query.highlight : true });
+      const notes = page.noteJsons.map((json, i) => ({ note: JSON.parse(json) as TNote & { snippet?: string }, version: page.versions[i]! }));
+      const listed = wantsFull ? notes.map(({ note, version }) => ({ ...note, version })) : await compactNotes(db, notes, query.search);
+      return { json: { notes: listed, total: page.total, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) } };
     },
   },
   {

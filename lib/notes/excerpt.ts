@@ -1,7 +1,7 @@
 /** A run of excerpt text; `match` marks a search match to highlight. */
 export type ExcerptPart = { text: string; match: boolean };
 
-const EXCERPT_LENGTH = 180;
+export const EXCERPT_LENGTH = 180;
 
 /**
  * A short excerpt of a note's (whitespace-collapsed) text for lists: its

@@ -34,7 +34,8 @@ type NoteSort = "updated" | "relevance";
  * large notes as one string would be one large allocation per request, which
  * V8 places in its old generation and collects only with a full collection.
  */
-export type NoteListJson = { noteJsons: string[]; total: number; nextCursor?: string };
+/** A page as the database wrote it, each note's JSON with its version beside it (the wire form has none). */
+export type NoteListJson = { noteJsons: string[]; versions: number[]; total: number; nextCursor?: string };
 
 // Built once: the same text for every page, from the one field list.
 const NOTE_JSON = noteJsonSql("n");
@@ -193,11 +194,12 @@ export async function listNotesJson(db: Db, options: ListNotesOptions): Promise<
         )}) AS matches ORDER BY updated_at DESC, id DESC ${page}) AS ordered`;
   // Without a search the total rides on the page's statement (computed once,
   // in the page's own snapshot); a page past the end asks for it alone.
-  const pageRows = await queryRows<{ note: string | null; updated_at: string; id: string; total?: number | null }>(
+  const pageRows = await queryRows<{ note: string | null; version: number; updated_at: string; id: string; total?: number | null }>(
     db,
     Prisma.sql`WITH fetched AS MATERIALIZED (${fetched})
     SELECT
       CASE WHEN f.position <= ${options.limit} THEN ${NOTE_JSON}::text END AS note,
+      n.version,
       ${isoTimestamp(Prisma.sql`n.updated_at`)} AS updated_at,
       n.id::text AS id${matches ? Prisma.empty : Prisma.sql`,
       ${totalSql(options)} AS total`}
@@ -210,11 +212,13 @@ export async function listNotesJson(db: Db, options: ListNotesOptions): Promise<
     { prepare: !searching && !options.tagId },
   );
   const total = matches ? matches.total : pageRows.length > 0 ? Number(pageRows[0]!.total ?? 0) : await countNotes(db, options);
-  const noteJsons = pageRows.slice(0, options.limit).map((row) => row.note!);
+  const shown = pageRows.slice(0, options.limit);
+  const noteJsons = shown.map((row) => row.note!);
   // A cursor continues the default order only; ranked pages go by offset.
   const last = !ranked && pageRows.length > options.limit ? pageRows[options.limit - 1] : undefined;
   return {
     noteJsons: searching && options.highlight ? await withSnippets(db, noteJsons, options.search) : noteJsons,
+    versions: shown.map((row) => Number(row.version)),
     total,
     nextCursor: last ? encodeCursor({ updatedAt: last.updated_at, id: last.id }) : undefined,
   };

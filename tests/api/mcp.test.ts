@@ -32,6 +32,9 @@ const TOOLS = [
   "upload_attachment",
 ];
 
+/** A REST list page as search_notes's full answer has it: each note with its version. */
+const withVersions = (page: { notes: object[] }, versions: number[]) => ({ ...page, notes: page.notes.map((note, i) => ({ ...note, version: versions[i] })) });
+
 describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
   const stack = useApiStack(kind);
   const connect = useMcpClients(() => stack.app.url);
@@ -81,11 +84,40 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     const client = await connect(user.token());
     ok(await call(client, "create_note", { title: "Later", contentMarkdown: "a note about *capybaras*" }));
     ok(await call(client, "create_note", { title: "Capybara facts", contentMarkdown: "big rodents" }));
-    const found = ok(await call(client, "search_notes", { search: "CAPYBARA", sort: "relevance", highlight: true }));
+    const found = ok(await call(client, "search_notes", { search: "CAPYBARA", sort: "relevance", highlight: true, full: true }));
     const rest = await stack.api("/api/notes?search=CAPYBARA&sort=relevance&highlight=true", { token: user.token() });
-    expect(found).toEqual(rest.body);
+    expect(found).toEqual(withVersions(rest.body, [1, 1]));
     expect(found.notes.map((note: { title: string }) => note.title)).toEqual(["Capybara facts", "Later"]);
     expect(found.notes[1].snippet).toBe("a note about <mark>capybara</mark>s");
+    // Compact (the default): the same notes in the same order, with the same snippets.
+    const compact = ok(await call(client, "search_notes", { search: "CAPYBARA", sort: "relevance" }));
+    expect(compact.notes.map((note: { snippet: string }) => note.snippet)).toEqual(rest.body.notes.map((note: { snippet: string }) => note.snippet));
+  });
+
+  it("search_notes answers compact by default: what an agent needs to pick a note, a few hundred bytes each whatever the note's size", async () => {
+    const user = stack.freshUser();
+    const client = await connect(user.token());
+    const { id: tagId } = ok(await call(client, "create_tag", { name: "work" })).tag;
+    const paragraph = "The quarterly plan covers hiring, the budget review and the office move; each item has an owner and a date. ";
+    for (let i = 0; i < 5; i += 1) {
+      ok(await call(client, "create_note", { title: `Plan ${i}`, contentMarkdown: Array.from({ length: 40 }, () => paragraph).join("\n\n"), tagIds: [tagId], pinned: i === 0 }));
+    }
+    const compact = ok(await call(client, "search_notes", { search: "budget" }));
+    const full = ok(await call(client, "search_notes", { search: "budget", full: true }));
+    expect(compact.total).toBe(5);
+    expect(compact.notes.map((note: { id: string }) => note.id)).toEqual(full.notes.map((note: { id: string }) => note.id));
+    const [first] = compact.notes;
+    expect(Object.keys(first)).toEqual(["id", "title", "snippet", "tags", "pinned", "version", "createdAt", "updatedAt"]);
+    expect(first).toMatchObject({ title: "Plan 4", tags: [{ id: tagId, name: "work" }], pinned: false, version: 1 });
+    expect(first.snippet).toContain("<mark>budget</mark>");
+    // Booleans and numbers as JSON has them.
+    expect(typeof first.pinned).toBe("boolean");
+    // Without a search, the snippet is the text's start.
+    expect(ok(await call(client, "search_notes", { limit: 1 })).notes[0].snippet).toMatch(/^The quarterly plan covers/);
+    const bytesPerNote = (page: Record<string, any>) => Buffer.byteLength(JSON.stringify(page.notes)) / page.notes.length;
+    console.log(`[measure] search_notes bytes per note: compact ${Math.round(bytesPerNote(compact))}, full ${Math.round(bytesPerNote(full))}`);
+    expect(bytesPerNote(compact)).toBeLessThan(600);
+    expect(bytesPerNote(full) / bytesPerNote(compact)).toBeGreaterThan(20);
   });
 
   it("create_note, get_note, search_notes: the same notes and shapes as the REST API", async () => {
@@ -108,9 +140,9 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     const json = ok(await call(client, "get_note", { id: created.note.id, format: "json" }));
     expect(json).toEqual({ note: rest.body.note, version: 1, etag: '"v1"' });
 
-    const found = ok(await call(client, "search_notes", { search: "write tests", limit: 10 }));
+    const found = ok(await call(client, "search_notes", { search: "write tests", limit: 10, full: true }));
     const restFound = await stack.api("/api/notes?search=write%20tests&limit=10", { token: user.token() });
-    expect(found).toEqual(restFound.body);
+    expect(found).toEqual(withVersions(restFound.body, [1]));
     expect(found.total).toBe(1);
   });
 
@@ -256,7 +288,9 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     const others = ok(await call(client, "search_notes", { pinned: "false" }));
     expect(others.notes.map((n: { id: string }) => n.id)).toEqual([pinned.id]);
     expect(others.total).toBe(1);
-    expect(others).toEqual((await stack.api("/api/notes?pinned=false", { token: user.token() })).body);
+    expect(ok(await call(client, "search_notes", { pinned: false, full: true }))).toEqual(
+      withVersions((await stack.api("/api/notes?pinned=false", { token: user.token() })).body, [others.notes[0].version]),
+    );
 
     expect(ok(await call(client, "get_note", { id: plain.id }))).toMatchObject({ pinned: true });
     expect(ok(await call(client, "get_note", { id: pinned.id, format: "json" })).note.pinned).toBe(false);
@@ -367,7 +401,7 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     const client = await connect(user.token());
     const misspelt = await call(client, "search_notes", { serach: "plan", tagid: "x" });
     expect(misspelt.isError).toBe(true);
-    const takes = "search, sort, highlight, tagId, pinned, limit, cursor, offset";
+    const takes = "search, sort, highlight, tagId, pinned, limit, cursor, offset, full";
     expect(misspelt.content[0]!.text).toBe(`search_notes does not take "serach", "tagid"; it takes ${takes}`);
     expect(misspelt.structuredContent).toMatchObject({
       status: 400,
