@@ -53,6 +53,29 @@ function titleHeading(title: string): string {
   return `# ${text}`;
 }
 
+/**
+ * A note's Markdown as it is written back: the title line a read put first
+ * (see noteMarkdown) is not part of the body. `titles` are the titles the
+ * line may be of (the note's, and a new one the same write gives); a first
+ * line that is none of them is the body's own, and stays. When the body
+ * itself begins with that same line (a first heading repeating the title),
+ * a read has it twice, so it is taken as the title only when it is there
+ * twice: the body written back alone keeps its heading.
+ */
+export function withoutTitleLine(markdown: string, titles: readonly string[], currentBody?: string | null): string {
+  const [first, rest] = firstLine(markdown);
+  if (!titles.some((title) => titleHeading(title) === first)) return markdown;
+  if (currentBody && firstLine(currentBody)[0] === first && firstLine(rest)[0] !== first) return markdown;
+  return rest;
+}
+
+/** The first non-blank line of a Markdown text (trailing spaces dropped), and what follows it. */
+function firstLine(markdown: string): [string, string] {
+  const start = markdown.replace(/^\uFEFF/, "").replace(/^(?:[ \t]*\r?\n)+/, "");
+  const lineEnd = start.search(/\r?\n|$/);
+  return [start.slice(0, lineEnd).trimEnd(), start.slice(lineEnd).replace(/^\r?\n/, "")];
+}
+
 /** A note as one Markdown document: the title as the first `# ` heading, then the body's stored Markdown. */
 export function noteMarkdown(title: string, body: string): string {
   const trimmed = body.trim();

@@ -153,7 +153,7 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
     name: "get_note",
     title: "Read a note",
     description:
-      "Read one note, as Markdown by default (title as the first `# ` heading), as JSON, or as its blocks with their ids (format \"blocks\", for edit_note's blockId). Also gives its version: pass it as ifVersion to update_note or delete_note so you never overwrite someone else's edit.",
+      "Read one note, as Markdown by default (title as the first `# ` heading: give the whole Markdown back to update_note and that line stays the title, not a block), as JSON, or as its blocks with their ids (format \"blocks\", for edit_note's blockId). Also gives its version: pass it as ifVersion to update_note or delete_note so you never overwrite someone else's edit.",
     input: ZGetNoteArgsSchema,
     readOnly: true,
     async run(args, { user, db }) {
@@ -186,7 +186,7 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
     name: "update_note",
     title: "Update a note",
     description:
-      "Change a note's title, body (contentMarkdown or content, not both), contentText, tags (tagIds replaces them) or pin (pinned: true or false). Markdown written back keeps every block whose Markdown you left unchanged exactly as it was (colours, ids); to change one part, edit_note is lighter. Pass the version you read as ifVersion: if the note changed since, nothing is written and the error carries the current note to merge with.",
+      "Change a note's title, body (contentMarkdown or content, not both), contentText, tags (tagIds replaces them) or pin (pinned: true or false). Markdown written back keeps every block whose Markdown you left unchanged exactly as it was (colours, ids), and the title's `# ` line get_note puts first is the title, not a block (to rename, pass title); to change one part, edit_note is lighter. Pass the version you read as ifVersion: if the note changed since, nothing is written and the error carries the current note to merge with.",
     input: z.object({ ...ZNoteIdSchema.shape, ...ZConditionSchema.shape, ...ZUpdateNoteSchema.shape }),
     async run(args, { user, db }) {
       const id = noteId(args);

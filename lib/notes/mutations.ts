@@ -1,12 +1,12 @@
 import { Prisma, queryRows, type Db, type DbClient, type Transaction } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/transaction";
 import { UNTITLED } from "@/lib/notes/editor-types";
-import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError } from "@/lib/editor/markdown";
+import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError, withoutTitleLine } from "@/lib/editor/markdown";
 import { AppError, noteNotFound } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
 import { noteJsonSql } from "@/lib/notes/serialize";
 import { noteEtag } from "@/lib/notes/etag";
-import { blocksToKeep } from "@/lib/notes/markdown-merge";
+import { blocksToKeep, type MarkdownBase } from "@/lib/notes/markdown-merge";
 import type { RevisionAuthor } from "@/lib/db/author";
 import { moveNoteToTrash, purgeExpiredTrashQuietly } from "@/lib/notes/trash-move";
 
@@ -25,7 +25,7 @@ const linkTagsSql = (noteId: string, tagIds: string[]) =>
 /** A note's wire form, built by the database (the same object serializeNoteWithTags makes). */
 const NOTE_JSON = noteJsonSql("n");
 
-type NoteBody = { content?: unknown; contentMarkdown?: string; contentText?: string; derivedMarkdown?: string | null };
+type NoteBody = { title?: string; content?: unknown; contentMarkdown?: string; contentText?: string; derivedMarkdown?: string | null };
 
 /**
  * A body ready to store: Markdown turned into content, and the Markdown of new
@@ -42,15 +42,17 @@ export type ResolvedBody<T extends NoteBody> = Omit<T, "contentMarkdown"> & { de
  * 400 like any other invalid body; a conversion over its budget is a 422 and
  * nothing is written.
  */
-export async function resolveMarkdownBody<T extends NoteBody>(input: T, current?: unknown[]): Promise<ResolvedBody<T>> {
+export async function resolveMarkdownBody<T extends NoteBody>(input: T, current?: MarkdownBase): Promise<ResolvedBody<T>> {
   const { contentMarkdown, ...rest } = input;
   if ("derivedMarkdown" in rest) return rest;
   if (contentMarkdown === undefined) {
     if (rest.content === undefined) return rest;
     return { ...rest, derivedMarkdown: await contentToMarkdown(rest.content) };
   }
+  // The note's whole Markdown, as read, writes back as it was: its title line is the title, not a block.
+  const titles = [rest.title, current?.title].filter((title): title is string => title !== undefined);
   try {
-    const converted = await convertMarkdownBody(contentMarkdown, current);
+    const converted = await convertMarkdownBody(withoutTitleLine(contentMarkdown, titles, current?.body), current?.blocks);
     return { ...rest, content: converted.content, contentText: rest.contentText ?? converted.contentText, derivedMarkdown: converted.markdown };
   } catch (err) {
     if (!(err instanceof MarkdownConversionError)) throw err;

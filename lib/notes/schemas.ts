@@ -111,7 +111,7 @@ const ZContentTextSchema = storableText().meta({ description: "Plain-text form o
 const CONTENT_MARKDOWN_MAX = CONTENT_LIMITS.maxMarkdownChars;
 const ZContentMarkdownSchema = storableText().max(CONTENT_MARKDOWN_MAX).meta({
   description:
-    "The body as Markdown, instead of content: converted to BlockNote blocks, and contentText derived from them unless given. Not together with content; at most 100,000 characters, and the blocks it converts to are held to content's limits (400). A conversion that goes over its time or memory budget answers 422 and writes nothing.",
+    "The body as Markdown, instead of content: converted to BlockNote blocks, and contentText derived from them unless given. The note's whole Markdown as read (GET ?format=markdown) may be sent back as it is: a first line that is the title's `# ` line is the title, not a block (to rename, send title). Not together with content; at most 100,000 characters, and the blocks it converts to are held to content's limits (400). A conversion that goes over its time or memory budget answers 422 and writes nothing.",
 });
 const ZPinnedSchema = z.boolean().meta({ description: "Pinned notes can be listed apart (GET /api/notes?pinned=true) and are shown first in the browser." });
 const ZTagIdsSchema = z

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
+import { contentToText } from "@/lib/editor/content-text";
+import { useMcpClients } from "@/tests/helpers/mcp-client";
 import { useApiStack, type SeededUser } from "@/tests/helpers/notes-app";
 
 // Each construct as written, as the note's Markdown gives it back (its list
@@ -43,6 +45,7 @@ const MALFORMED = [
 
 describe.each(TEST_DB_KINDS)("Markdown in and out (%s)", (kind) => {
   const stack = useApiStack(kind);
+  const connect = useMcpClients(() => stack.app.url);
 
   async function create(user: SeededUser, json: Record<string, unknown>) {
     const res = await stack.api("/api/notes", { method: "POST", token: user.token(), json });
@@ -271,15 +274,47 @@ describe.each(TEST_DB_KINDS)("Markdown in and out (%s)", (kind) => {
   });
 
   describe("a note read as Markdown and written back is the same note", () => {
-    /** What an agent does: read the note as Markdown, strip the title heading, PATCH the body back. */
+    /** What an agent does: read the note as Markdown and PATCH it back whole, title line included. */
     async function writeBack(user: SeededUser, id: string, title: string) {
       const read = await markdownOf(user, id);
       expect(read.status).toBe(200);
-      expect(read.text.startsWith(`# ${title}\n\n`), read.text).toBe(true);
-      const res = await stack.api(`/api/notes/${id}`, { method: "PATCH", token: user.token(), json: { contentMarkdown: read.text.slice(`# ${title}\n\n`.length) } });
+      expect(read.text.startsWith("# "), read.text).toBe(true);
+      const res = await stack.api(`/api/notes/${id}`, { method: "PATCH", token: user.token(), json: { contentMarkdown: read.text } });
       expect(res.status, res.text).toBe(200);
+      expect(res.body.note.title).toBe(title);
       return { markdown: read.text, note: res.body.note as { content: unknown; contentText: string } };
     }
+
+    it("the title line is the title, not a block: the whole Markdown, or the body alone, writes back as the same note, over REST and MCP", async () => {
+      const user = stack.freshUser();
+      // A body that begins with a heading repeating the title: a read has the line twice.
+      const content = [
+        { id: "h", type: "heading", props: { ...props, level: 1, isToggleable: false }, content: [text("Trip *plan*")], children: [] },
+        paragraph("p", [text("Pack the tent.")]),
+      ];
+      const tag = (await stack.api("/api/tags", { method: "POST", token: user.token(), json: { name: "travel" } })).body.tag;
+      // As the browser saves it: the text derived from the blocks.
+      const { body } = await create(user, { title: "Trip *plan*", content, contentText: contentToText(content), tagIds: [tag.id] });
+      const id = body.note.id;
+      const before = (await stack.api(`/api/notes/${id}`, { token: user.token() })).body.note;
+      const same = (note: Record<string, unknown>) => expect({ ...note, updatedAt: undefined }).toEqual({ ...before, updatedAt: undefined });
+
+      const { markdown, note } = await writeBack(user, id, "Trip *plan*");
+      expect(markdown).toBe("# Trip \\*plan\\*\n\n# Trip \\*plan\\*\n\nPack the tent.\n");
+      same(note as Record<string, unknown>);
+      // The body alone, as the docs once asked: its own heading stays.
+      const bodyOnly = await stack.api(`/api/notes/${id}`, { method: "PATCH", token: user.token(), json: { contentMarkdown: markdown.slice(markdown.indexOf("\n\n") + 2) } });
+      same(bodyOnly.body.note);
+      // Over MCP: get_note's Markdown, given back to update_note with its version.
+      const client = await connect(user.token());
+      const read = await client.callTool({ name: "get_note", arguments: { id } });
+      const mcpMarkdown = (read.content as { text: string }[])[0]!.text;
+      expect(mcpMarkdown).toBe(markdown);
+      const { version } = read.structuredContent as { version: number };
+      const written = await client.callTool({ name: "update_note", arguments: { id, ifVersion: version, contentMarkdown: mcpMarkdown } });
+      expect(written.isError).toBeFalsy();
+      same((written.structuredContent as { note: Record<string, unknown> }).note);
+    });
 
     const props = { backgroundColor: "default", textColor: "default", textAlignment: "left" };
     const text = (value: string, styles: Record<string, unknown> = {}) => ({ type: "text", text: value, styles });

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { contentToText } from "@/lib/editor/content-text";
+import { noteMarkdown, withoutTitleLine } from "@/lib/editor/markdown";
 import { blockMarkdownList, blocksToMarkdown, markdownToBlocks, type Block, type Inline } from "@/lib/editor/markdown-blocks";
 import { keepUnchangedBlocks } from "@/lib/editor/markdown-merge";
 import { agentMarkdown, inlineContent, noteBody } from "@/tests/helpers/note-arbitraries";
@@ -32,6 +33,29 @@ describe("blocks ↔ Markdown, over generated notes", () => {
     fc.assert(
       fc.property(noteBody, (blocks) => {
         expect(writeBack(blocks, blocksToMarkdown(blocks))).toEqual(blocks);
+      }),
+      settings,
+    );
+  });
+
+  it("2b: the whole note's Markdown as read (title line first) written back leaves the blocks as they were; so does its body alone", () => {
+    // Titles with Markdown's own characters, and notes whose body begins with a heading repeating the title.
+    const heading = (text: string): Block => ({
+      id: "first-heading",
+      type: "heading",
+      props: { backgroundColor: "default", textColor: "default", textAlignment: "left", level: 1, isToggleable: false },
+      content: [{ type: "text", text, styles: {} }],
+      children: [],
+    });
+    const titled = fc.oneof(
+      fc.tuple(noteBody, fc.string({ maxLength: 30 }).map((title) => title.trim() || "Untitled")),
+      fc.tuple(noteBody, fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 ]{0,20}[A-Za-z0-9]$/)).map(([blocks, title]): [Block[], string] => [[heading(title), ...blocks], title]),
+    );
+    fc.assert(
+      fc.property(titled, ([blocks, title]) => {
+        const body = blocksToMarkdown(blocks);
+        expect(writeBack(blocks, withoutTitleLine(noteMarkdown(title, body), [title], body))).toEqual(blocks);
+        expect(writeBack(blocks, withoutTitleLine(body, [title], body))).toEqual(blocks);
       }),
       settings,
     );
