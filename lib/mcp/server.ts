@@ -7,6 +7,7 @@ import { AppError, INVALID_TOKEN_ADVICE, toErrorParts } from "@/lib/errors";
 import { MAX_BODY_BYTES, unknownNameMessage } from "@/lib/http";
 import { toJsonSchema } from "@/lib/json-schema";
 import { parseNoteEtag } from "@/lib/notes/etag";
+import { registerNoteResources } from "@/lib/mcp/resources";
 import { NOTE_TOOLS, type NoteTool, type ToolContext, type ToolOutput } from "@/lib/mcp/tools";
 
 const INSTRUCTIONS =
@@ -94,6 +95,7 @@ function createNotesMcpServer(ctx: ToolContext): McpServer {
       },
     );
   }
+  registerNoteResources(server, ctx);
   return server;
 }
 

@@ -413,6 +413,29 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     expect((await stack.api("/api/notes", { token: user.token() })).body.total).toBe(0);
   });
 
+  it("each note is a resource, note://{id}, read as its Markdown; the recent notes are listed; another user's is not found", async () => {
+    const user = stack.freshUser();
+    const client = await connect(user.token());
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: "note://{id}", name: "note", mimeType: "text/markdown" })]);
+    const older = ok(await call(client, "create_note", { title: "Older", contentMarkdown: "first" })).note;
+    const newer = ok(await call(client, "create_note", { title: "Newer", contentMarkdown: "- [ ] second" })).note;
+    const { resources } = await client.listResources();
+    expect(resources.map(({ uri, name, mimeType }) => ({ uri, name, mimeType }))).toEqual([
+      { uri: `note://${newer.id}`, name: "Newer", mimeType: "text/markdown" },
+      { uri: `note://${older.id}`, name: "Older", mimeType: "text/markdown" },
+    ]);
+    const read = await client.readResource({ uri: `note://${newer.id}` });
+    const markdown = (await stack.api(`/api/notes/${newer.id}?format=markdown`, { token: user.token() })).text;
+    expect(read.contents).toEqual([{ uri: `note://${newer.id}`, mimeType: "text/markdown", text: markdown }]);
+    expect(markdown).toBe("# Newer\n\n* [ ] second\n");
+    // The token's user only, and clear failures.
+    const stranger = await connect(stack.freshUser().token());
+    expect((await stranger.listResources()).resources).toEqual([]);
+    await expect(stranger.readResource({ uri: `note://${newer.id}` })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining("Note not found") });
+    await expect(client.readResource({ uri: "note://not-an-id" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Invalid note id") });
+  });
+
   it("acts only for the token's user: another user's note is not found", async () => {
     const owner = stack.freshUser();
     const other = stack.freshUser();

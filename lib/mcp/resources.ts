@@ -1,0 +1,63 @@
+import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { AppError, toErrorParts } from "@/lib/errors";
+import { parseId } from "@/lib/http";
+import type { ToolContext } from "@/lib/mcp/tools";
+import { getNoteMarkdownOrThrow } from "@/lib/notes/markdown";
+import { listNotesJson } from "@/lib/notes/queries";
+import type { TNote } from "@/lib/notes/schemas";
+
+/** How many of the most recently updated notes resources/list offers. */
+export const RECENT_NOTES = 50;
+
+/** MCP's code for a resource that does not exist (the specification's -32002). */
+const RESOURCE_NOT_FOUND = -32002;
+
+const noteUri = (id: string) => `note://${id}`;
+
+/**
+ * Each note as a resource, note://{id}, read as its Markdown (the same as
+ * get_note's), for clients that attach resources to a conversation; the most
+ * recently updated notes are listed. The token's user only, as every tool.
+ */
+export function registerNoteResources(server: McpServer, { user, db }: ToolContext): void {
+  server.registerResource(
+    "note",
+    new ResourceTemplate("note://{id}", {
+      list: async () => {
+        const page = await listNotesJson(db, { userId: user.userId, limit: RECENT_NOTES, offset: 0 });
+        return {
+          resources: page.noteJsons.map((json) => {
+            const note = JSON.parse(json) as TNote;
+            return { uri: noteUri(note.id), name: note.title, title: note.title, mimeType: "text/markdown", annotations: { lastModified: note.updatedAt } };
+          }),
+        };
+      },
+    }),
+    {
+      title: "Note",
+      description: `A note as Markdown, title as the first \`# \` heading, by id (note://{id}); resources/list gives your ${RECENT_NOTES} most recently updated notes.`,
+      mimeType: "text/markdown",
+    },
+    async (uri, { id }) => {
+      try {
+        const noteId = parseId(typeof id === "string" ? id : "", "INVALID_NOTE_ID");
+        const { markdown } = await getNoteMarkdownOrThrow(db, { id: noteId, userId: user.userId });
+        return { contents: [{ uri: noteUri(noteId), mimeType: "text/markdown", text: markdown }] };
+      } catch (err) {
+        throw toResourceError(err, uri.href);
+      }
+    },
+  );
+}
+
+/**
+ * A failure as the JSON-RPC error resources/read answers with: MCP's code for
+ * it, the REST text as its message (McpError would prefix it), and the REST
+ * status in its data. The shared mapper also does the logging.
+ */
+function toResourceError(err: unknown, uri: string): Error & { code: number; data: unknown } {
+  const { status, body } = toErrorParts(err);
+  const code = status === 404 ? RESOURCE_NOT_FOUND : err instanceof AppError && status < 500 ? ErrorCode.InvalidParams : ErrorCode.InternalError;
+  return Object.assign(new Error(String(body.error)), { code, data: { uri, status } });
+}
