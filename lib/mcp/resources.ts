@@ -8,7 +8,7 @@ import { listNotesJson } from "@/lib/notes/queries";
 import type { TNote } from "@/lib/notes/schemas";
 
 /** How many of the most recently updated notes resources/list offers. */
-export const RECENT_NOTES = 50;
+const RECENT_NOTES = 50;
 
 /** MCP's code for a resource that does not exist (the specification's -32002). */
 const RESOURCE_NOT_FOUND = -32002;
