@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { Prisma, queryRows, type Db, type Transaction } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/transaction";
-import { AppError, jsonResponse } from "@/lib/errors";
+import { AppError, jsonTextResponse } from "@/lib/errors";
 import type { RevisionAuthor } from "@/lib/db/author";
 
 const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
@@ -56,7 +56,7 @@ export async function idempotent(db: Db, options: IdempotentOptions): Promise<Re
   const { key, perform } = options;
   // The creates write the account's counters: its write lock first (see writeTransaction).
   const lock = { lockUserId: options.userId, author: options.author };
-  if (key === null) return toResponse(await writeTransaction(db, perform, lock), false);
+  if (key === null) return toResponse(toStoredBody(await writeTransaction(db, perform, lock)), false);
 
   const requestHash = hashRequest(options.request);
   const where = { userId: options.userId, scope: options.scope, key };
@@ -78,9 +78,10 @@ export async function idempotent(db: Db, options: IdempotentOptions): Promise<Re
             ON CONFLICT (user_id, scope, key) DO NOTHING
             RETURNING 1`);
           if (claimed.length === 0) throw new KeyTaken();
-          const result = await perform(tx);
+          const result = toStoredBody(await perform(tx));
           if (result.status >= 200 && result.status < 300) {
-            await queryRows(tx, Prisma.sql`UPDATE idempotency_keys SET status = ${result.status}, body = ${JSON.stringify(toStoredBody(result))}::jsonb WHERE ${keyed}`);
+            const { status: _status, ...stored } = result;
+            await queryRows(tx, Prisma.sql`UPDATE idempotency_keys SET status = ${result.status}, body = ${JSON.stringify(stored)}::jsonb WHERE ${keyed}`);
           } else {
             await queryRows(tx, Prisma.sql`DELETE FROM idempotency_keys WHERE ${keyed}`);
           }
@@ -114,24 +115,26 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-// The body column holds the response's body and the headers worth repeating
-// (a note's ETag), so a replay is the first response, byte for byte in JSON.
-type StoredBody = { body: unknown; headers: Record<string, string> };
+// The body column holds the response's JSON as the text it was sent as (jsonb
+// would reorder its keys) and the headers worth repeating (a note's ETag), so
+// a replay is the first response, byte for byte.
+type StoredBody = { status: number; json: string; headers: Record<string, string> };
 
 function toStoredBody(response: StoredResponse): StoredBody {
-  return { body: response.body, headers: response.headers ?? {} };
+  return { status: response.status, json: JSON.stringify(response.body), headers: response.headers ?? {} };
 }
 
 function replay(stored: { status: number; body: unknown; requestHash: string }, requestHash: string): Response {
   if (stored.requestHash !== requestHash) {
     throw new AppError("IDEMPOTENCY_KEY_REUSED");
   }
-  const { body, headers } = stored.body as StoredBody;
-  return toResponse({ status: stored.status, body, headers }, true);
+  const { json, headers } = stored.body as Partial<StoredBody> & { body?: unknown };
+  // A key stored before the text was kept (for at most a day after the change) holds the body itself.
+  return toResponse({ status: stored.status, json: json ?? JSON.stringify((stored.body as { body?: unknown }).body), headers: headers ?? {} }, true);
 }
 
-function toResponse(response: StoredResponse, replayed: boolean): Response {
-  return jsonResponse(response.body, {
+function toResponse(response: StoredBody, replayed: boolean): Response {
+  return jsonTextResponse(response.json, {
     status: response.status,
     headers: { ...response.headers, ...(replayed ? { [IDEMPOTENT_REPLAYED_HEADER]: "true" } : {}) },
   });

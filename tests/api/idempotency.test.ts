@@ -30,11 +30,18 @@ describe.each(TEST_DB_KINDS)("Idempotency-Key on creates (%s)", (kind) => {
         const again = await post(user, "/api/notes", body, "create-agenda-1");
         expect(again.status).toBe(201);
         expect(again.body).toEqual(first.body);
+        // Byte for byte: the same keys in the same order as the first answer, and as GET gives a note.
+        expect(again.text).toBe(first.text);
         expect(again.headers.get("etag")).toBe(first.headers.get("etag"));
         expect(again.headers.get("idempotent-replayed")).toBe("true");
         expect(again.headers.get("cache-control")).toBe("no-store");
       }
       expect(await noteCount(user)).toBe(1);
+      const read = await stack.api(`/api/notes/${first.body.note.id}`, { token: user.token() });
+      const listed = await stack.api("/api/notes", { token: user.token() });
+      const keys = (note: object) => Object.keys(note).join(",");
+      expect(keys(read.body.note)).toBe(keys(first.body.note));
+      expect(keys(listed.body.notes[0])).toBe(keys(first.body.note));
     });
 
     it("the same key with the same body in another key order or spacing is the same request", async () => {
