@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { documentServerUrl } from "@/lib/api/operations/api";
 import { screenshot, startBrowserStack, type BrowserStack } from "@/tests/helpers/browser";
 import { rawRequest } from "@/tests/helpers/raw-http";
 
@@ -48,9 +49,11 @@ describe("accounts under attack", () => {
       expect(stranger.status).toBe(401);
       expect(stranger.json()).toEqual({ error: `User not found — sign up at ${stack.app.url} first`, email: "stranger@example.com" });
 
-      const doc = await rawRequest(`${stack.app.url}/api/openapi.json`, { headers: { ...poison, "x-session-token": stack.tokenFor(operator.email) } });
+      const doc = await rawRequest(`${stack.app.url}/api/openapi.json`, { headers: poison });
       expect(doc.status).toBe(200);
-      expect(doc.json().servers).toEqual([{ url: stack.app.url }]);
+      // APP_URL's own, which names the document's server as / here (this machine's origin): never the poisoned host.
+      expect(doc.json().servers).toEqual([{ url: documentServerUrl(stack.app.url) }]);
+      expect(JSON.stringify(doc.json())).not.toContain("evil.example");
     });
 
     it("a page served for a forged Host still posts only to APP_URL: another origin is a JSON 403", async () => {
