@@ -224,7 +224,15 @@ describe("notes in the browser", () => {
     expect(text).toContain(`BASE=${stack.app.url}`);
     expect(text).toContain('curl -s "$BASE/api/notes?search=groceries" -H "x-session-token: $TOKEN"');
     expect(await page.getByRole("link", { name: "/api/openapi.json" }).getAttribute("href")).toBe("/api/openapi.json");
-    expect(text).toContain("answer 401");
+    expect(text).toContain("answers 401");
+    // Both ways in: the MCP endpoint, and a client configuration to copy.
+    expect(text).toContain(`${stack.app.url}/api/mcp`);
+    const config = JSON.parse((await page.getByLabel("MCP client configuration (.mcp.json)").textContent())!);
+    expect(config).toEqual({ mcpServers: { notes: { type: "http", url: `${stack.app.url}/api/mcp`, headers: { "x-session-token": "${NOTES_TOKEN}" } } } });
+    expect(await page.getByLabel("Give the client a token").textContent()).toContain("export NOTES_TOKEN=$(npm run -s agent -- token)");
+    // The live merge as it is, not a stop-and-ask.
+    expect(text).toContain("merged block by block while you keep typing");
+    expect(text).not.toContain("reload their version or keep yours");
     await screenshot(page, "connect", { fullPage: true });
   });
 

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { CodeBlock } from "@/components/connect/code-block";
+import { callMcpOperation } from "@/lib/api/operations/mcp";
 import { getApiIndexOperation, getOpenApiDocumentOperation } from "@/lib/api/routes";
 import { getPublicBaseUrl, requireUser } from "@/lib/auth/current-user";
 import { PageHeader } from "@/components/ui/page-header";
@@ -24,12 +25,16 @@ export default async function ConnectPage() {
     `# Search again: it is there, and in your browser too`,
     `curl -s "$BASE/api/notes?search=groceries" -H "x-session-token: $TOKEN"`,
   ].join("\n");
-  const reference = [`curl -s "$BASE/api" -H "x-session-token: $TOKEN"`, `curl -s "$BASE/api/openapi.json" -H "x-session-token: $TOKEN"`].join("\n");
+  const reference = `curl -s "$BASE/api" -H "x-session-token: $TOKEN"`;
+  const mcpEndpoint = `${base}${callMcpOperation.path}`;
+  // A project's .mcp.json (Claude Code and other clients that speak Streamable HTTP with headers): the token from the environment.
+  const mcpConfig = JSON.stringify({ mcpServers: { notes: { type: "http", url: mcpEndpoint, headers: { "x-session-token": "${NOTES_TOKEN}" } } } }, null, 2);
 
   return (
     <div className="page page-narrow">
       <PageHeader title="Connect an agent">
-        Your agents read and write these same notes through the REST API, with a short-lived session token instead of a password.
+        Your agents read and write these same notes through the REST API or as an MCP server, with a short-lived session token instead of a
+        password.
       </PageHeader>
 
       <div className="prose">
@@ -70,28 +75,37 @@ export default async function ConnectPage() {
         </dl>
         <CodeBlock label="A typical agent session" code={flow} />
 
+        <h2>4. Or connect an MCP client</h2>
+        <p>
+          The same notes are a Model Context Protocol server at <code>{mcpEndpoint}</code> (Streamable HTTP): tools to search, read, create,
+          edit and restore notes, and each note as a resource. It takes the same token, in the same header. For a client that reads a
+          project’s <code>.mcp.json</code> (Claude Code, for one), put the token in <code>NOTES_TOKEN</code> and start the client:
+        </p>
+        <CodeBlock label="MCP client configuration (.mcp.json)" code={mcpConfig} />
+        <CodeBlock label="Give the client a token" code="export NOTES_TOKEN=$(npm run -s agent -- token)   # then start the client" />
+        <p>When its calls start failing with 401, the token has expired: mint a new one and reconnect.</p>
+
         <h2>Reference</h2>
         <ul>
           <li>
-            <a href={getApiIndexOperation.path}>
-              <code>{getApiIndexOperation.path}</code>
-            </a>{" "}
-            lists every endpoint, and{" "}
             <a href={getOpenApiDocumentOperation.path}>
               <code>{getOpenApiDocumentOperation.path}</code>
             </a>{" "}
-            is the OpenAPI 3.1 description. Both need the <code>x-session-token</code> header too, so opened directly in the browser they answer
-            401; fetch them with a token:
+            is the OpenAPI 3.1 description of every endpoint; it opens without a token, for you and for client generators.{" "}
+            <code>{getApiIndexOperation.path}</code> lists every endpoint with a line about it, and like every other route it needs the{" "}
+            <code>x-session-token</code> header (opened directly in the browser it answers 401):
           </li>
         </ul>
-        <CodeBlock label="Fetch the API index and OpenAPI document" code={reference} />
+        <CodeBlock label="Fetch the API index" code={reference} />
 
         <h2>Working side by side</h2>
         <ul>
           <li>What you write here is searchable by your agents: the editor stores its text as the note’s <code>contentText</code>.</li>
           <li>
-            Notes your agents create appear in your list at once. If an agent changes a note while you have it open, your next save stops and
-            asks whether to reload their version or keep yours; nothing is overwritten silently.
+            Notes your agents create appear in your list at once. If an agent changes a note you have open, its change appears within a few
+            seconds, merged block by block while you keep typing; where you both changed the same block, yours stays and theirs waits beside
+            it under <strong>changes to review</strong>. Every save is conditional on the version it merged, so nothing is overwritten unseen,
+            and the note’s history keeps both writers.
           </li>
         </ul>
       </div>
