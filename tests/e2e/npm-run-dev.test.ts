@@ -113,6 +113,11 @@ describe("npm run dev", () => {
       expect(created.note).toMatchObject({ title: "Groceries", contentText: "milk, eggs, coffee" });
       expect(after).toEqual({ notes: [created.note], total: 1 });
       expect(dev.output()).toMatch(/^\[identity\] POST \/api\/verify 200/m);
+      // A quiet log: the three requests are a line each, and nothing warns (the Edge runtime's compile of
+      // instrumentation.ts warned about Node's APIs, 16 lines, on every request).
+      const afterBanner = dev.output().slice(dev.output().indexOf("Ctrl-C stops everything"));
+      expect(afterBanner.match(/^\[app\] +(GET|POST) \/api\/notes/gm), afterBanner).toHaveLength(3);
+      expect(afterBanner, afterBanner).not.toMatch(/⚠|warning|error/i);
 
       await interrupt(dev);
     },
