@@ -36,7 +36,7 @@ export function NoteList({
             <li key={note.id}>
               <Link href={`/notes/${note.id}`} className="note-row" data-note-row="">
                 <span className="note-row-top">
-                  <span className="note-title">{highlight ? <Marked parts={highlight.title} /> : note.title}</span>
+                  <span className="note-title" dir="auto">{highlight ? <Marked parts={highlight.title} /> : note.title}</span>
                   <span className="note-time">
                     {agentChanged?.has(note.id) ? (
                       <span className="author-badge agent" title="Last changed by one of your agents">
@@ -47,7 +47,7 @@ export function NoteList({
                   </span>
                 </span>
                 {excerpt.length > 0 ? (
-                  <span className="note-excerpt">
+                  <span className="note-excerpt" dir="auto">
                     <Marked parts={excerpt} />
                   </span>
                 ) : (
@@ -56,7 +56,7 @@ export function NoteList({
                 {note.tags.length > 0 ? (
                   <span className="note-tags">
                     {note.tags.map((tag) => (
-                      <span key={tag.id} className="tag">
+                      <span key={tag.id} className="tag" dir="auto">
                         {tag.name}
                       </span>
                     ))}

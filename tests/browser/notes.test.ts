@@ -285,6 +285,23 @@ describe("notes in the browser", () => {
     await page.getByRole("heading", { name: "The trash is empty" }).waitFor();
   });
 
+  it("titles, snippets and tags in other scripts read in their own direction, in the list and the editor", async () => {
+    const title = "خطة الرحلة إلى لشبونة";
+    const created = await stack.api("/api/notes", { method: "POST", token: token(), json: { title, contentText: "نحجز الفندق، ثم the flights." } });
+    expect(created.status).toBe(201);
+    await page.goto("/notes");
+    const row = page.locator("[data-note-row]").filter({ hasText: "الرحلة" });
+    const direction = (locator: typeof row) => locator.evaluate((element) => getComputedStyle(element).direction);
+    expect(await direction(row.locator(".note-title"))).toBe("rtl");
+    expect(await direction(row.locator(".note-excerpt"))).toBe("rtl");
+    // A left-to-right title beside it stays left to right.
+    expect(await direction(page.locator("[data-note-row]").filter({ hasText: "From my agent" }).first().locator(".note-title"))).toBe("ltr");
+    await page.goto(`/notes/${created.body.note.id}`);
+    const field = page.getByLabel("Title", { exact: true });
+    expect(await field.inputValue()).toBe(title);
+    expect(await direction(field)).toBe("rtl");
+  });
+
   it("deleting the account names what goes, asks for the email, then nothing of it is left", async () => {
     const { total } = (await stack.api("/api/notes", { token: token() })).body;
     expect(total).toBeGreaterThan(1);
