@@ -115,7 +115,7 @@ describe("editing while an agent writes the same note", () => {
 
   it("a change made elsewhere while the note sits open unchanged appears by itself, with nothing to answer", async () => {
     await agentRewrites("Agent: final answer is Tuesday.");
-    await expect.poll(() => editorBody(page).innerText(), { timeout: 10_000 }).toContain("Agent: final answer is Tuesday.");
+    await expect.poll(() => editorBody(page).innerText()).toContain("Agent: final answer is Tuesday.");
     expect(await editorBody(page).innerText()).not.toContain("Still Friday for me.");
     expect(await page.getByTestId("save-status").textContent()).toBe("Saved");
     expect(await page.locator(".editor-page .banner").count()).toBe(0);
@@ -139,7 +139,7 @@ describe("editing while an agent writes the same note", () => {
     const context = page.context();
     await context.setOffline(true);
     await typeAtEnd(" Written on a train.");
-    await expect.poll(() => page.getByTestId("save-status").textContent(), { timeout: 10_000 }).toBe("Offline, retrying");
+    await expect.poll(() => page.getByTestId("save-status").textContent()).toBe("Offline, retrying");
     await context.setOffline(false);
     await waitForSaved(page, 40_000);
     expect((await api(`/api/notes/${noteId}`)).body.note.contentText).toBe("Plain words from a script. Written on a train.");

@@ -73,7 +73,7 @@ describe("a person and an agent in the same note at once", () => {
     // Everything is saved: the person's typing and both agent edits, in order.
     await waitForSaved(page);
     const expected = [`Alpha: the plan.${typed}`, "Bravo: the budget.", "Charlie: the date (Friday, checked by the agent).", "Agent: added a closing line."].join("\n");
-    await expect.poll(async () => (await api(`/api/notes/${noteId}`)).body.note.contentText, { timeout: 10_000 }).toBe(expected);
+    await expect.poll(async () => (await api(`/api/notes/${noteId}`)).body.note.contentText).toBe(expected);
     await page.reload();
     await editorBody(page).waitFor();
     expect(await editorBody(page).innerText()).toContain(typed.trim());
@@ -134,7 +134,7 @@ describe("a person and an agent in the same note at once", () => {
     await choice.getByRole("button", { name: "Keep both" }).click();
     await waitForSaved(page);
     await expect
-      .poll(async () => (await api(`/api/notes/${noteId}`)).body.note.contentText, { timeout: 10_000 })
+      .poll(async () => (await api(`/api/notes/${noteId}`)).body.note.contentText)
       .toBe(["Alpha: the plan (agent).", "Bravo: the budget. Mine: keep it under 10k.", "Bravo: the budget is 12k (agent).", "Charlie: the date."].join("\n"));
     expect(await page.getByTestId("merge-choice").count()).toBe(0);
     await page.unroute(`**/notes/${noteId}`);

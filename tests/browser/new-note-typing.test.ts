@@ -182,7 +182,7 @@ describe("typing straight after New note", () => {
       await hold.answered();
       await hold.stop();
       // The note the server made once the person had gone is deleted again.
-      await expect.poll(async () => (await made()).length, { timeout: 10_000 }).toBe(0);
+      await expect.poll(async () => (await made()).length).toBe(0);
       expect((await stack.api("/api/trash", { token: token() })).body.total).toBe(0);
     });
 
@@ -202,7 +202,7 @@ describe("typing straight after New note", () => {
       hold.release();
       await hold.stop();
       await expect
-        .poll(async () => (await made()).map((note) => `${note.title}|${note.contentText}`), { timeout: 10_000 })
+        .poll(async () => (await made()).map((note) => `${note.title}|${note.contentText}`))
         .toEqual(["Kept on the way out|with its body"]);
       // The browser kept the text until the save was acknowledged, and not after.
       await expect.poll(() => page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("notes:draft:")))).toEqual([]);
