@@ -133,7 +133,7 @@ export async function discardNewNoteAction(raw: { id: string; version: number })
   try {
     return { discarded: await discardEmptyNote(await getDb(), { id: parsed.data.id, userId: user.id, ifVersion: parsed.data.version }) };
   } catch (err) {
-    log.error("note.discard_failed", { cause: err instanceof Error ? err.message : String(err) });
+    log.error("note.discard_failed", { noteId: parsed.data.id, userId: user.id, cause: err instanceof Error ? err.message : String(err) });
     return { discarded: false };
   }
 }
