@@ -128,9 +128,11 @@ function replay(stored: { status: number; body: unknown; requestHash: string }, 
   if (stored.requestHash !== requestHash) {
     throw new AppError("IDEMPOTENCY_KEY_REUSED");
   }
-  const { json, headers } = stored.body as Partial<StoredBody> & { body?: unknown };
+  const kept = stored.body as { json?: string; body?: unknown; headers?: Record<string, string> };
   // A key stored before the text was kept (for at most a day after the change) holds the body itself.
-  return toResponse({ status: stored.status, json: json ?? JSON.stringify((stored.body as { body?: unknown }).body), headers: headers ?? {} }, true);
+  const json = kept.json ?? (kept.body === undefined ? undefined : JSON.stringify(kept.body));
+  if (json === undefined) throw new Error("An Idempotency-Key's stored response has no body");
+  return toResponse({ status: stored.status, json, headers: kept.headers ?? {} }, true);
 }
 
 function toResponse(response: StoredBody, replayed: boolean): Response {

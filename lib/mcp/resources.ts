@@ -4,8 +4,6 @@ import { AppError, toErrorParts } from "@/lib/errors";
 import { parseId } from "@/lib/http";
 import type { ToolContext } from "@/lib/mcp/tools";
 import { getNoteMarkdownOrThrow } from "@/lib/notes/markdown";
-import { listNotesJson } from "@/lib/notes/queries";
-import type { TNote } from "@/lib/notes/schemas";
 
 /** How many of the most recently updated notes resources/list offers. */
 const RECENT_NOTES = 50;
@@ -25,12 +23,21 @@ export function registerNoteResources(server: McpServer, { user, db }: ToolConte
     "note",
     new ResourceTemplate("note://{id}", {
       list: async () => {
-        const page = await listNotesJson(db, { userId: user.userId, limit: RECENT_NOTES, offset: 0 });
+        // The list's order (most recently updated first, ties by id), reading only what a listing shows.
+        const notes = await db.note.findMany({
+          where: { userId: user.userId },
+          orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+          take: RECENT_NOTES,
+          select: { id: true, title: true, updatedAt: true },
+        });
         return {
-          resources: page.noteJsons.map((json) => {
-            const note = JSON.parse(json) as TNote;
-            return { uri: noteUri(note.id), name: note.title, title: note.title, mimeType: "text/markdown", annotations: { lastModified: note.updatedAt } };
-          }),
+          resources: notes.map((note) => ({
+            uri: noteUri(note.id),
+            name: note.title,
+            title: note.title,
+            mimeType: "text/markdown",
+            annotations: { lastModified: note.updatedAt.toISOString() },
+          })),
         };
       },
     }),

@@ -15,8 +15,8 @@ import { followChanges } from "@/lib/changes/queries";
 import { ZChangesQuerySchema } from "@/lib/changes/schemas";
 import { getNoteMarkdownOrThrow } from "@/lib/notes/markdown";
 import { getNoteOrThrow, listNotesJson } from "@/lib/notes/queries";
-import { EXCERPT_LENGTH } from "@/lib/notes/excerpt";
-import { highlightNotes, snippetHtml } from "@/lib/notes/snippet";
+import { EXCERPT_LENGTH, noteExcerpt } from "@/lib/notes/excerpt";
+import { snippetHtml } from "@/lib/notes/snippet";
 import { ZCreateNoteSchema, ZEditNoteSchema, ZListNotesQuerySchema, ZNoteFormatQuerySchema, ZUpdateNoteSchema, type TNote } from "@/lib/notes/schemas";
 import { createTag, deleteTag, renameTag } from "@/lib/tags/mutations";
 import { listTags } from "@/lib/tags/queries";
@@ -79,12 +79,11 @@ const ZSearchNotesArgsSchema = z.object({
  * A snippet comes with every note: around the first match of a search (the
  * list's own highlight), else the text's start.
  */
-async function compactNotes(db: Db, notes: { note: TNote & { snippet?: string }; version: number }[], search: string | undefined) {
-  const starts = search ? [] : await highlightNotes(db, notes.map(({ note }) => note), undefined);
-  return notes.map(({ note, version }, i) => ({
+function compactNotes(notes: { note: TNote & { snippet?: string }; version: number }[]) {
+  return notes.map(({ note, version }) => ({
     id: note.id,
     title: note.title,
-    snippet: note.snippet ?? snippetHtml(starts[i]?.snippet ?? []),
+    snippet: note.snippet ?? snippetHtml(noteExcerpt(note.contentText)),
     tags: note.tags.map(({ id, name }) => ({ id, name })),
     pinned: note.pinned,
     version,
@@ -145,7 +144,7 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
       const query = parseWith(ZListNotesQuerySchema, asQuery(rest), "INVALID_QUERY");
       const page = await listNotesJson(db, { userId: user.userId, ...query, highlight: wantsFull ? query.highlight : true });
       const notes = page.noteJsons.map((json, i) => ({ note: JSON.parse(json) as TNote & { snippet?: string }, version: page.versions[i]! }));
-      const listed = wantsFull ? notes.map(({ note, version }) => ({ ...note, version })) : await compactNotes(db, notes, query.search);
+      const listed = wantsFull ? notes.map(({ note, version }) => ({ ...note, version })) : compactNotes(notes);
       return { json: { notes: listed, total: page.total, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) } };
     },
   },
