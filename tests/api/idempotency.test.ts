@@ -42,6 +42,12 @@ describe.each(TEST_DB_KINDS)("Idempotency-Key on creates (%s)", (kind) => {
       const keys = (note: object) => Object.keys(note).join(",");
       expect(keys(read.body.note)).toBe(keys(first.body.note));
       expect(keys(listed.body.notes[0])).toBe(keys(first.body.note));
+      // The same note is the same bytes wherever it appears: read, listed, written.
+      const noteBytes = read.text.slice('{"note":'.length, -1);
+      expect(listed.text).toContain(noteBytes);
+      const written = await stack.api(`/api/notes/${first.body.note.id}`, { method: "PATCH", token: user.token(), json: { pinned: true } });
+      const readAgain = await stack.api(`/api/notes/${first.body.note.id}`, { token: user.token() });
+      expect(written.text).toBe(readAgain.text);
     });
 
     it("the same key with the same body in another key order or spacing is the same request", async () => {

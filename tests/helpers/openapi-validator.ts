@@ -98,6 +98,12 @@ export class OpenApiResponseValidator {
     } catch {
       return `body is not JSON: ${body.slice(0, 120)}`;
     }
+    // One form for every answer, JSON.stringify's: a note listed, read, written or replayed is the same bytes.
+    const compact = JSON.stringify(json);
+    if (compact !== body) {
+      const at = [...compact].findIndex((char, i) => char !== body[i]);
+      return `body is not compact JSON (first difference at ${at}): …${body.slice(Math.max(0, at - 40), at + 40)}…`;
+    }
     let validate = this.compiled.get(pointer);
     if (!validate) {
       validate = this.ajv.compile({ $ref: `openapi${pointer}` });

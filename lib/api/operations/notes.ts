@@ -36,7 +36,7 @@ export const listNotesOperation = defineOperation({
   mcp: { tool: "search_notes" },
   run: async ({ query, user, db }) => {
     const page = await listNotesJson(db, { userId: user.userId, ...query });
-    // The notes arrive serialized by the database; they are passed through, not parsed and re-encoded.
+    // The notes arrive as JSON text (built by the database, compacted by the data layer): the page is written around them.
     const cursor = page.nextCursor ? `,"nextCursor":${JSON.stringify(page.nextCursor)}` : "";
     const notes = page.noteJsons.flatMap((json, index) => (index === 0 ? [json] : [",", json]));
     return jsonTextResponse(['{"notes":[', ...notes, `],"total":${page.total}${cursor}}`]);
