@@ -17,6 +17,11 @@ const root = process.cwd();
 /** `next dev` compiles on demand, but the server itself is up within seconds; a cold machine gets a minute. */
 const APP_START_TIMEOUT_MS = 60_000;
 
+/** How long the warm-up gives each route to compile and answer. */
+const WARM_UP_TIMEOUT_MS = 120_000;
+/** What the banner's commands call first: the database's first use (health) and the notes route. */
+const WARM_UP_ROUTES = ["/api/health", "/api/notes"];
+
 /** A failure reported as one line, without a stack. */
 class StartupError extends Error {}
 
@@ -36,6 +41,7 @@ async function main(): Promise<number> {
     const app = startApp(config, identity, partnerKey, adminSecret);
     const run = superviseApp(app);
     if (await appStarted(app, config.appPort, run)) {
+      await warmUp(config.appPort);
       await recordDevAdmin(config.stackFile, {
         url: `http://127.0.0.1:${config.appPort}`,
         secret: adminSecret,
@@ -62,6 +68,25 @@ async function main(): Promise<number> {
   }
 }
 
+/**
+ * `next dev` compiles a route on its first request (seconds here, a minute on
+ * a cold machine): the routes the banner's commands call are compiled before
+ * the banner, so the first command answers at once and the log after the
+ * banner is one line per request. A route that fails to warm up is said, and
+ * compiles on its first request instead.
+ */
+async function warmUp(port: number): Promise<void> {
+  say("Compiling the API routes the commands below call…");
+  for (const route of WARM_UP_ROUTES) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}${route}`, { signal: AbortSignal.timeout(WARM_UP_TIMEOUT_MS) });
+      await response.arrayBuffer();
+    } catch (error) {
+      say(`Could not compile ${route} ahead (${(error as Error).message}); its first request will.`);
+    }
+  }
+}
+
 async function assertAppPortFree(port: number): Promise<void> {
   if (await isPortFree(port)) return;
   throw new StartupError(`Port ${port} for the notes app is already in use (another npm run dev or npm start?). Stop it, or set PORT to another port.`);
@@ -81,7 +106,10 @@ async function startIdentity(config: DevConfig): Promise<IdentityServer> {
     const server = await startIdentityServer({
       port: config.identityPort,
       dataDir: config.identityDataDir,
-      log: (line) => process.stdout.write(`[identity] ${line}\n`),
+      // The app's own token checks (one per API request) are its business: only their failures are shown.
+      log: (line) => {
+        if (!/^POST \/api\/verify 2\d\d /.test(line)) process.stdout.write(`[identity] ${line}\n`);
+      },
     });
     say(`Identity service on ${server.url} (data in ${relative(config.identityDataDir)})`);
     return server;

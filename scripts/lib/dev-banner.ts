@@ -46,7 +46,7 @@ export function formatBanner(options: BannerOptions): string {
     `  Identity service  ${identityUrl}`,
     `  Agent key         ${path.join(options.agentConfigDir, CREDENTIALS_FILE)} (${agentEmail})`,
     "",
-    "  Try the API from another terminal (the first request compiles the route, give it a few seconds):",
+    "  Try the API from another terminal:",
     "",
     `    TOKEN=$(${agentEnvPrefix(options)}npm run -s agent -- token)`,
     `    curl -s '${notes}?search=groceries' ${header}`,
