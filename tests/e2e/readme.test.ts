@@ -86,7 +86,8 @@ const EXPECTATIONS: Record<string, (ctx: Ctx) => void> = {
   attachments: ({ lines }) => expect(lines).toEqual(["Meeting notes, attached as a file."]),
   changes: ({ lines }) => {
     expect(json(lines[0])).toEqual({
-      changes: [{ entity: "tag", action: "created", id: expect.stringMatching(UUID), at: expect.any(String) }],
+      // A note, not a tag: the block runs again as written (a second tag of the same name would be a 409, then a 10 s wait).
+      changes: [{ entity: "note", action: "created", id: expect.stringMatching(UUID), version: 1, at: expect.any(String) }],
       cursor: expect.stringMatching(/^\d+$/),
       hasMore: false,
     });
