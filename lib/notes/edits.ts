@@ -21,7 +21,7 @@ import {
 } from "@/lib/notes/blocks";
 import { renderMarkdownAfterResponse } from "@/lib/notes/markdown";
 import type { RevisionAuthor } from "@/lib/db/author";
-import { missingOrModified, writeNoteUpdate, type ResolvedBody, type VersionedNote } from "@/lib/notes/mutations";
+import { lockNoteAtVersion, writeNoteUpdate, type ResolvedBody, type VersionedNote } from "@/lib/notes/mutations";
 import type { TEditOperation, TUpdateNote } from "@/lib/notes/schemas";
 
 export type EditNoteOptions = {
@@ -96,10 +96,7 @@ export async function editNote(db: Db, { id, userId, operations, ifVersion, auth
   const written = await writeTransaction(
     db,
     async (tx) => {
-      const locked = await queryRows<{ version: number }>(tx, Prisma.sql`
-        SELECT version FROM notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid FOR UPDATE`);
-      const version = locked[0]?.version;
-      if (version === undefined || (ifVersion !== undefined && version !== ifVersion)) throw await missingOrModified(tx, { id, userId });
+      const version = await lockNoteAtVersion(tx, { id, userId, ifVersion });
       // Unless written since it was read: then apply to the note as it is now, under the lock.
       const change = before && early && version === before.version ? early : applyOperations((await readState(tx, { id, userId }))!, prepared);
       // New content's Markdown is rendered after the response, not before the write.

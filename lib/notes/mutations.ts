@@ -6,6 +6,7 @@ import { AppError, noteNotFound } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
 import { noteJsonSql } from "@/lib/notes/serialize";
 import { noteEtag } from "@/lib/notes/etag";
+import { atVersionSql } from "@/lib/notes/version";
 import { blocksToKeep, type MarkdownBase } from "@/lib/notes/markdown-merge";
 import type { RevisionAuthor } from "@/lib/db/author";
 import { moveNoteToTrash, purgeExpiredTrashQuietly } from "@/lib/notes/trash-move";
@@ -170,9 +171,7 @@ export type WriteNoteUpdateOptions = {
 export async function writeNoteUpdate(tx: Transaction, { id, userId, input, ifVersion }: WriteNoteUpdateOptions): Promise<VersionedNote> {
   if (input.tagIds !== undefined) {
     // The note is the user's and at the version, and stays so (its row is locked), before its links change.
-    const [locked] = await queryRows<{ version: number }>(tx, Prisma.sql`
-      SELECT version FROM notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid FOR UPDATE`);
-    if (!locked || (ifVersion !== undefined && locked.version !== ifVersion)) throw await missingOrModified(tx, { id, userId });
+    await lockNoteAtVersion(tx, { id, userId, ifVersion });
     const tagIds = await ownedTagIds(tx, userId, input.tagIds);
     await queryRows(tx, Prisma.sql`DELETE FROM note_tags WHERE note_id = ${id}::uuid`);
     if (tagIds.length > 0) await queryRows(tx, linkTagsSql(id, tagIds));
@@ -191,7 +190,7 @@ export async function writeNoteUpdate(tx: Transaction, { id, userId, input, ifVe
   ].filter((set) => set !== null);
   const [written] = await queryRows<{ version: number; note: string }>(tx, Prisma.sql`
     UPDATE notes n SET ${Prisma.join(sets)}
-    WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid${ifVersion === undefined ? Prisma.empty : Prisma.sql` AND n.version = ${ifVersion}`}
+    WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid${atVersionSql(ifVersion, "n.version")}
     RETURNING n.version, ${NOTE_JSON}::text AS note`);
   if (!written) throw await missingOrModified(tx, { id, userId });
   return { note: JSON.parse(written.note) as TNote, version: written.version };
@@ -230,11 +229,23 @@ export async function discardEmptyNote(db: Db, { id, userId, ifVersion }: { id: 
     async (tx) =>
       (await queryRows(tx, Prisma.sql`
         DELETE FROM notes n
-        WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid AND n.version = ${ifVersion}
+        WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid${atVersionSql(ifVersion, "n.version")}
           AND n.title = ${UNTITLED} AND n.content_text = '' AND NOT EXISTS (SELECT 1 FROM note_tags nt WHERE nt.note_id = n.id)
         RETURNING 1`)).length > 0,
     { lockUserId: userId },
   );
+}
+
+/**
+ * Locks the user's note for the rest of the transaction and returns its
+ * version, checked against `ifVersion` when given: 404 when the note is not
+ * the user's, 412 with the note as it is when it moved on.
+ */
+export async function lockNoteAtVersion(tx: Transaction, { id, userId, ifVersion }: { id: string; userId: string; ifVersion?: number }): Promise<number> {
+  const [locked] = await queryRows<{ version: number }>(tx, Prisma.sql`
+    SELECT version FROM notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid${atVersionSql(ifVersion)} FOR UPDATE`);
+  if (!locked) throw await missingOrModified(tx, { id, userId });
+  return locked.version;
 }
 
 /** After a conditional write touched nothing: 404 when the note is gone, else 412 with the current note. */

@@ -1,6 +1,7 @@
 import { Prisma, queryRows, type DbClient, type Transaction } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { expiryCutoff, type TrashClock } from "@/lib/notes/trash-retention";
+import { atVersionSql } from "@/lib/notes/version";
 
 /**
  * Moves a note to the trash: one statement deletes the notes row (its tag
@@ -13,10 +14,9 @@ export async function moveNoteToTrash(
   tx: Transaction,
   { id, userId, ifVersion, now = new Date() }: { id: string; userId: string; ifVersion?: number; now?: Date },
 ): Promise<boolean> {
-  const versionCheck = ifVersion === undefined ? Prisma.empty : Prisma.sql`AND version = ${ifVersion}`;
   const moved = await queryRows<{ id: string }>(tx, Prisma.sql`
     WITH gone AS (
-      DELETE FROM notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid ${versionCheck}
+      DELETE FROM notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid${atVersionSql(ifVersion)}
       RETURNING id, user_id, title, content, content_text, content_markdown, version, pinned, created_at, updated_at
     )
     INSERT INTO trashed_notes AS t (id, user_id, title, content, content_text, content_markdown, version, pinned, tag_ids, created_at, updated_at, deleted_at)

@@ -1,4 +1,11 @@
-import type { Db } from "@/lib/db/client";
+import { Prisma, type Db } from "@/lib/db/client";
+
+/**
+ * The version check of every conditional note write, in SQL: ` AND version = n`
+ * with `ifVersion`, nothing without (`column` names the row's version).
+ */
+export const atVersionSql = (ifVersion: number | undefined, column = "version") =>
+  ifVersion === undefined ? Prisma.empty : Prisma.sql` AND ${Prisma.raw(column)} = ${ifVersion}`;
 
 /**
  * A note's current version and update time, without its body: cheap enough
