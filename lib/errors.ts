@@ -155,6 +155,14 @@ export function validationError(code: "INVALID_QUERY" | "INVALID_BODY", error: z
   });
 }
 
+/**
+ * The `details` of an error about named fields, in the shape zod's flattened
+ * issues have (validationError), so that every 400 reads the same way.
+ */
+export function fieldDetails(fieldErrors: Record<string, string[]>): { details: { formErrors: string[]; fieldErrors: Record<string, string[]> } } {
+  return { details: { formErrors: [], fieldErrors } };
+}
+
 /** A method the path does not answer: 405 naming those it does in Allow. */
 export function methodNotAllowedError(method: string | undefined, allowed: readonly string[]): AppError {
   const allow = allowed.join(", ");

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppError, NO_STORE, validationError } from "@/lib/errors";
+import { AppError, fieldDetails, NO_STORE, validationError } from "@/lib/errors";
 import { UUID_PATTERN } from "@/lib/uuid";
 import { BodyTooLargeError, readBodyText } from "@/lib/request-body";
 import { UNSTORABLE, UNSTORABLE_MESSAGE } from "@/lib/storable-text";
@@ -55,7 +55,7 @@ export function parseQuery<S extends z.ZodObject>(req: Request, schema: S): z.ou
     if (!(name in params)) params[name] = value;
   }
   if (Object.keys(refused).length > 0) {
-    throw new AppError("INVALID_QUERY", { fields: { details: { formErrors: [], fieldErrors: refused } } });
+    throw new AppError("INVALID_QUERY", { fields: fieldDetails(refused) });
   }
   const parsed = schema.safeParse(params);
   if (!parsed.success) throw validationError("INVALID_QUERY", parsed.error);

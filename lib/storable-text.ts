@@ -6,6 +6,17 @@ import { z } from "zod";
 export const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 export const UNSTORABLE_MESSAGE = "Must not contain NUL characters or unpaired surrogates";
 
+const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, "g");
+
+/**
+ * The same rule applied the other way, for what a person typed or pasted in
+ * the browser (an invisible character must not refuse a whole note): NUL
+ * dropped, an unpaired surrogate replaced by U+FFFD. The API refuses instead.
+ */
+export function toStorableString(value: string): string {
+  return value.replace(UNSTORABLE_ALL, (found) => (found === "\u0000" ? "" : "\ufffd"));
+}
+
 export function isStorableJson(value: unknown): boolean {
   // Iterative: a deeply nested body must not exhaust the stack.
   const pending: unknown[] = [value];
@@ -32,10 +43,11 @@ export const storableText = () => z.string().refine((value) => !UNSTORABLE.test(
  * The value as JSON would carry it: `undefined` inside an array becomes null
  * and an `undefined` property is dropped, as `JSON.stringify` does. The
  * browser's editor hands server actions such values (a table's unset column
- * widths are `[undefined, …]`), which a JSON column refuses. Iterative, like
- * isStorableJson, so depth alone cannot exhaust the stack.
+ * widths are `[undefined, …]`), which a JSON column refuses. `text` maps
+ * every string, keys included (toStorableString for the browser's saves).
+ * Iterative, like isStorableJson, so depth alone cannot exhaust the stack.
  */
-export function toPlainJson(value: unknown): unknown {
+export function toPlainJson(value: unknown, text: (value: string) => string = (same) => same): unknown {
   const root: { value?: unknown } = {};
   const pending: { source: unknown; assign: (copy: unknown) => void }[] = [{ source: value, assign: (copy) => (root.value = copy) }];
   while (pending.length > 0) {
@@ -53,8 +65,10 @@ export function toPlainJson(value: unknown): unknown {
       assign(copy);
       for (const [key, child] of Object.entries(source)) {
         if (child === undefined || typeof child === "function" || typeof child === "symbol") continue;
-        pending.push({ source: child, assign: (c) => (copy[key] = c) });
+        pending.push({ source: child, assign: (c) => (copy[text(key)] = c) });
       }
+    } else if (typeof source === "string") {
+      assign(text(source));
     } else if (typeof source === "number" && !Number.isFinite(source)) {
       assign(null);
     } else {

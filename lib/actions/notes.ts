@@ -18,6 +18,7 @@ import { createNote, deleteNote, discardEmptyNote, updateNote } from "@/lib/note
 import { NOTE_TITLE_MAX, ZNoteSchema, ZUpdateNoteSchema, type TNote } from "@/lib/notes/schemas";
 import { getNoteOrThrow } from "@/lib/notes/queries";
 import { personAuthor } from "@/lib/db/author";
+import { toPlainJson, toStorableString } from "@/lib/storable-text";
 import { restoreRevision } from "@/lib/revisions/mutations";
 import { getRevisionOrThrow, listRevisionChanges, listRevisions, type RevisionChangeInfo } from "@/lib/revisions/queries";
 import { ZListRevisionsQuerySchema, type TRevision, type TRevisionList } from "@/lib/revisions/schemas";
@@ -93,7 +94,7 @@ async function saveNote(raw: SaveNoteInput): Promise<SaveNoteResult> {
   // What a person can type or paste but a database cannot hold (a NUL, half of
   // an emoji) is dropped rather than refusing the whole note over an invisible character.
   const title = parsed.data.title === undefined ? undefined : toStorableString(parsed.data.title);
-  const content = parsed.data.content === undefined ? undefined : (toStorableJson(parsed.data.content) as Record<string, unknown>[]);
+  const content = parsed.data.content === undefined ? undefined : (toPlainJson(parsed.data.content, toStorableString) as Record<string, unknown>[]);
   if (content !== undefined) {
     const bytes = Buffer.byteLength(JSON.stringify(content));
     if (bytes > NOTE_CONTENT_MAX_BYTES) return { ok: false, error: "invalid", message: contentTooLargeMessage(bytes) };
@@ -177,24 +178,6 @@ function refusalMessage(error: z.ZodError): string {
 function describeIssue(error: z.ZodError): string {
   const issue = error.issues[0];
   return issue ? `${issue.path.join(".") || "input"}: ${issue.message}` : "invalid input";
-}
-
-// NUL and unpaired surrogates: PostgreSQL text and jsonb cannot hold them.
-const NUL = /\u0000/g;
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-function toStorableString(value: string): string {
-  return value.replace(NUL, "").replace(LONE_SURROGATE, "\ufffd");
-}
-
-/** The editor's JSON with every string (keys too) made storable, and `undefined` dropped as JSON does. */
-function toStorableJson(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value), (_key, item: unknown) => {
-    if (typeof item === "string") return toStorableString(item);
-    if (item === null || typeof item !== "object" || Array.isArray(item)) return item;
-    const entries = Object.entries(item as Record<string, unknown>);
-    return entries.some(([key]) => key !== toStorableString(key)) ? Object.fromEntries(entries.map(([key, child]) => [toStorableString(key), child])) : item;
-  });
 }
 
 /** The note as it is now, for an open editor to show someone else's newer version. */

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Prisma, type Db } from "@/lib/db/client";
 import { onAccountWrite } from "@/lib/db/account-writes";
 import { getEnv } from "@/lib/env";
-import { AppError } from "@/lib/errors";
+import { AppError, fieldDetails } from "@/lib/errors";
 import type { TChange, TChangesQuery, TChangesResponse } from "@/lib/changes/schemas";
 import { isoTimestamp } from "@/lib/db/wire";
 
@@ -74,7 +74,7 @@ async function readChanges(db: Db, { userId, since, limit }: { userId: string; s
   if (!row) return { changes: [], cursor: since, hasMore: false };
   const head = BigInt(row.head);
   const after = BigInt(since);
-  if (after > head) throw new AppError("INVALID_QUERY", { fields: { details: { formErrors: [], fieldErrors: { since: [CURSOR_AHEAD] } } } });
+  if (after > head) throw new AppError("INVALID_QUERY", { fields: fieldDetails({ since: [CURSOR_AHEAD] }) });
   // Numbers have no gaps: when the change right after `since` is no longer kept, some were deleted unread.
   const firstKept = row.oldest === null ? head + 1n : BigInt(row.oldest);
   if (after < head && after + 1n < firstKept) throw new AppError("CURSOR_EXPIRED", { args: [getEnv().CHANGES_RETENTION_DAYS] });

@@ -3,7 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { API_VERSION } from "@/lib/api-meta";
-import { AppError, INVALID_TOKEN_ADVICE, toErrorParts } from "@/lib/errors";
+import { AppError, fieldDetails, INVALID_TOKEN_ADVICE, toErrorParts } from "@/lib/errors";
 import { MAX_BODY_BYTES, unknownNameMessage } from "@/lib/http";
 import { toJsonSchema } from "@/lib/json-schema";
 import { parseNoteEtag } from "@/lib/notes/etag";
@@ -64,7 +64,7 @@ function refuseUnknownArguments(tool: NoteTool, args: Record<string, unknown>): 
   const message = unknownNameMessage("argument", accepted);
   throw new AppError("UNKNOWN_ARGUMENTS", {
     args: [tool.name, unknown, accepted],
-    fields: { details: { formErrors: [], fieldErrors: Object.fromEntries(unknown.map((name) => [name, [message]])) } },
+    fields: fieldDetails(Object.fromEntries(unknown.map((name) => [name, [message]]))),
   });
 }
 

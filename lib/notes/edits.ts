@@ -3,7 +3,7 @@ import { writeTransaction } from "@/lib/db/transaction";
 import { contentLimitViolation } from "@/lib/editor/content-limits";
 import { contentToText } from "@/lib/editor/content-text";
 import { convertMarkdownBody, MarkdownConversionError } from "@/lib/editor/markdown";
-import { AppError } from "@/lib/errors";
+import { AppError, fieldDetails } from "@/lib/errors";
 import {
   assertBlockChange,
   assertBlocks,
@@ -52,9 +52,7 @@ const editFailed = (index: number, op: TEditOperation, reason: string, fields: R
  * details naming the operation and the path within it.
  */
 const invalidBlock = (index: number, op: TEditOperation, err: InvalidBlockError) =>
-  new AppError("INVALID_BODY", {
-    fields: { details: { formErrors: [], fieldErrors: { [`operations.${index}.${err.field}`]: [`operations[${index}] (${op.op}): ${err.message}`] } } },
-  });
+  new AppError("INVALID_BODY", { fields: fieldDetails({ [`operations.${index}.${err.field}`]: [`operations[${index}] (${op.op}): ${err.message}`] }) });
 
 /**
  * What an operation gives as blocks, checked against the note schema before
@@ -136,9 +134,7 @@ async function prepareOperations(operations: TEditOperation[]): Promise<Prepared
         return { op, blocks: blocksOf((await convertMarkdownBody(op.markdown)).content) };
       } catch (err) {
         if (!(err instanceof MarkdownConversionError)) throw err;
-        throw new AppError("INVALID_BODY", {
-          fields: { details: { formErrors: [], fieldErrors: { [`operations.${index}.markdown`]: [err.message] } } },
-        });
+        throw new AppError("INVALID_BODY", { fields: fieldDetails({ [`operations.${index}.markdown`]: [err.message] }) });
       }
     }),
   );
@@ -180,7 +176,7 @@ function applyOperations(note: NoteState, prepared: Prepared[]): Change {
   if (blocks !== undefined) {
     const violation = contentLimitViolation(blocks);
     if (violation) {
-      throw new AppError("INVALID_BODY", { fields: { details: { formErrors: [], fieldErrors: { operations: [violation] } } } });
+      throw new AppError("INVALID_BODY", { fields: fieldDetails({ operations: [violation] }) });
     }
     change.content = blocks;
     change.contentText = contentToText(blocks);

@@ -2,7 +2,7 @@ import { Prisma, queryRows, type Db, type DbClient, type Transaction } from "@/l
 import { writeTransaction } from "@/lib/db/transaction";
 import { UNTITLED } from "@/lib/notes/editor-types";
 import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError, withoutTitleLine } from "@/lib/editor/markdown";
-import { AppError, noteNotFound } from "@/lib/errors";
+import { AppError, fieldDetails, noteNotFound } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
 import { noteJsonSql } from "@/lib/notes/serialize";
 import { noteEtag } from "@/lib/notes/etag";
@@ -57,9 +57,7 @@ export async function resolveMarkdownBody<T extends NoteBody>(input: T, current?
     return { ...rest, content: converted.content, contentText: rest.contentText ?? converted.contentText, derivedMarkdown: converted.markdown };
   } catch (err) {
     if (!(err instanceof MarkdownConversionError)) throw err;
-    throw new AppError("INVALID_BODY", {
-      fields: { details: { formErrors: [], fieldErrors: { contentMarkdown: [err.message] } } },
-    });
+    throw new AppError("INVALID_BODY", { fields: fieldDetails({ contentMarkdown: [err.message] }) });
   }
 }
 
@@ -249,7 +247,7 @@ export async function lockNoteAtVersion(tx: Transaction, { id, userId, ifVersion
 }
 
 /** After a conditional write touched nothing: 404 when the note is gone, else 412 with the current note. */
-export async function missingOrModified(db: DbClient, { id, userId }: { id: string; userId: string }): Promise<AppError> {
+async function missingOrModified(db: DbClient, { id, userId }: { id: string; userId: string }): Promise<AppError> {
   const [current] = await queryRows<{ version: number; note: string }>(db, Prisma.sql`
     SELECT n.version, ${NOTE_JSON}::text AS note FROM notes n WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid`);
   if (!current) return noteNotFound();

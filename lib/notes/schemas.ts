@@ -102,7 +102,7 @@ const ZContentSchema = z
   })
   .refine(isStorableJson, { message: UNSTORABLE_MESSAGE, abort: true })
   // As JSON carries it: the browser's editor sends `undefined` inside arrays.
-  .transform(toPlainJson)
+  .transform((value) => toPlainJson(value))
   .meta({
     description: `BlockNote document JSON (an array of blocks); any JSON value is stored as given. At most ${CONTENT_LIMITS.maxBytes.toLocaleString("en-US")} bytes as JSON, ${CONTENT_LIMITS.maxBlocks.toLocaleString("en-US")} blocks (nested children included) and ${CONTENT_LIMITS.maxDepth} levels of JSON nesting; over a limit is a 400.`,
   });

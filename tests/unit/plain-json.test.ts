@@ -1,6 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ZCreateNoteSchema, ZUpdateNoteSchema } from "@/lib/notes/schemas";
-import { toPlainJson } from "@/lib/storable-text";
+import { toPlainJson, toStorableString, UNSTORABLE } from "@/lib/storable-text";
 
 describe("toPlainJson", () => {
   it("turns undefined inside arrays into null and drops undefined properties, as JSON does", () => {
@@ -29,5 +30,28 @@ describe("toPlainJson", () => {
     const updated = ZUpdateNoteSchema.parse({ content });
     expect(created.content).toEqual([{ type: "table", content: { type: "tableContent", columnWidths: [null], rows: [] } }]);
     expect(updated.content).toEqual(created.content);
+  });
+});
+
+describe("toStorableString, the browser's side of the storable-text rule", () => {
+  it("leaves storable text as it is, and makes any text storable: NUL dropped, a lone surrogate replaced", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), fc.string({ unit: fc.constantFrom("\u0000", "\ud83d", "\ude00", "a", "é", "😀") }), (text, tricky) => {
+        for (const value of [text, tricky, text + tricky]) {
+          const stored = toStorableString(value);
+          expect(UNSTORABLE.test(stored)).toBe(false);
+          if (!UNSTORABLE.test(value)) expect(stored).toBe(value);
+        }
+      }),
+    );
+    expect(toStorableString("a\u0000b\ud83dc\ude00😀")).toBe("ab\ufffdc\ufffd😀");
+  });
+
+  it("maps every string and key of a deeply nested body without exhausting the stack", () => {
+    let deep: unknown = { "k\u0000ey": "v\ud83d" };
+    for (let i = 0; i < 50_000; i += 1) deep = [deep];
+    let copy = toPlainJson(deep, toStorableString);
+    for (let i = 0; i < 50_000; i += 1) copy = (copy as unknown[])[0];
+    expect(copy).toEqual({ key: "v\ufffd" });
   });
 });
