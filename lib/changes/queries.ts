@@ -1,3 +1,4 @@
+import { ownedBy } from "@/lib/db/owner";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Prisma, type Db } from "@/lib/db/client";
 import { onAccountWrite } from "@/lib/db/account-writes";
@@ -94,7 +95,7 @@ async function pruneExpiredChanges(db: Db, userId: string): Promise<void> {
   const cutoff = new Date(Date.now() - getEnv().CHANGES_RETENTION_DAYS * 24 * 60 * 60 * 1000);
   await db.$executeRaw`
     DELETE FROM changes c USING (
-      SELECT seq FROM changes WHERE user_id = ${userId}::uuid ORDER BY seq LIMIT ${PRUNE_BATCH}
+      SELECT seq FROM changes WHERE ${ownedBy(userId)} ORDER BY seq LIMIT ${PRUNE_BATCH}
     ) oldest
-    WHERE c.user_id = ${userId}::uuid AND c.seq = oldest.seq AND c.created_at < ${cutoff}`;
+    WHERE ${ownedBy(userId, "c")} AND c.seq = oldest.seq AND c.created_at < ${cutoff}`;
 }

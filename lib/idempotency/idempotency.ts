@@ -1,3 +1,4 @@
+import { ownedBy } from "@/lib/db/owner";
 import { createHash } from "node:crypto";
 import { Prisma, queryRows, type Db, type Transaction } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/transaction";
@@ -69,7 +70,7 @@ export async function idempotent(db: Db, options: IdempotentOptions): Promise<Re
         db,
         async (tx) => {
           const now = new Date();
-          const keyed = Prisma.sql`user_id = ${where.userId}::uuid AND scope = ${where.scope} AND key = ${where.key}`;
+          const keyed = Prisma.sql`${ownedBy(where.userId)} AND scope = ${where.scope} AND key = ${where.key}`;
           // Expired keys are replaced, lazily, on their next use.
           await queryRows(tx, Prisma.sql`DELETE FROM idempotency_keys WHERE ${keyed} AND expires_at <= ${now}`);
           const claimed = await queryRows(tx, Prisma.sql`

@@ -1,3 +1,4 @@
+import { ownedRow } from "@/lib/db/owner";
 import { Prisma, queryRows, type Db, type DbClient } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/transaction";
 import { contentLimitViolation } from "@/lib/editor/content-limits";
@@ -113,7 +114,7 @@ async function readState(db: DbClient, { id, userId }: { id: string; userId: str
   const [row] = await queryRows<{ title: string; content: Prisma.JsonValue; version: number; tag_ids: string[] }>(db, Prisma.sql`
     SELECT n.title, n.content, n.version,
       ARRAY(SELECT nt.tag_id::text FROM note_tags nt WHERE nt.note_id = n.id ORDER BY nt.tag_id) AS tag_ids
-    FROM notes n WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid`);
+    FROM notes n WHERE ${ownedRow(id, userId, "n")}`);
   return row && { title: row.title, content: row.content, version: row.version, tagIds: row.tag_ids };
 }
 

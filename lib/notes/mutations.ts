@@ -1,3 +1,4 @@
+import { ownedBy, ownedRow } from "@/lib/db/owner";
 import { Prisma, queryRows, type Db, type DbClient, type Transaction } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/transaction";
 import { UNTITLED } from "@/lib/notes/editor-types";
@@ -15,7 +16,7 @@ import { moveNoteToTrash, purgeExpiredTrashQuietly } from "@/lib/notes/trash-mov
 async function ownedTagIds(db: DbClient, userId: string, tagIds: string[] | undefined): Promise<string[]> {
   if (!tagIds || tagIds.length === 0) return [];
   const unique = [...new Set(tagIds.map((id) => id.toLowerCase()))];
-  const owned = await queryRows<{ id: string }>(db, Prisma.sql`SELECT id::text AS id FROM tags WHERE user_id = ${userId}::uuid AND id = ANY(${unique}::uuid[])`);
+  const owned = await queryRows<{ id: string }>(db, Prisma.sql`SELECT id::text AS id FROM tags WHERE ${ownedBy(userId)} AND id = ANY(${unique}::uuid[])`);
   return owned.map((tag) => tag.id);
 }
 
@@ -188,7 +189,7 @@ export async function writeNoteUpdate(tx: Transaction, { id, userId, input, ifVe
   ].filter((set) => set !== null);
   const [written] = await queryRows<{ version: number; note: string }>(tx, Prisma.sql`
     UPDATE notes n SET ${Prisma.join(sets)}
-    WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid${atVersionSql(ifVersion, "n.version")}
+    WHERE ${ownedRow(id, userId, "n")}${atVersionSql(ifVersion, "n.version")}
     RETURNING n.version, ${NOTE_JSON}::text AS note`);
   if (!written) throw await missingOrModified(tx, { id, userId });
   return { note: JSON.parse(written.note) as TNote, version: written.version };
@@ -227,7 +228,7 @@ export async function discardEmptyNote(db: Db, { id, userId, ifVersion }: { id: 
     async (tx) =>
       (await queryRows(tx, Prisma.sql`
         DELETE FROM notes n
-        WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid${atVersionSql(ifVersion, "n.version")}
+        WHERE ${ownedRow(id, userId, "n")}${atVersionSql(ifVersion, "n.version")}
           AND n.title = ${UNTITLED} AND n.content_text = '' AND NOT EXISTS (SELECT 1 FROM note_tags nt WHERE nt.note_id = n.id)
         RETURNING 1`)).length > 0,
     { lockUserId: userId },
@@ -241,7 +242,7 @@ export async function discardEmptyNote(db: Db, { id, userId, ifVersion }: { id: 
  */
 export async function lockNoteAtVersion(tx: Transaction, { id, userId, ifVersion }: { id: string; userId: string; ifVersion?: number }): Promise<number> {
   const [locked] = await queryRows<{ version: number }>(tx, Prisma.sql`
-    SELECT version FROM notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid${atVersionSql(ifVersion)} FOR UPDATE`);
+    SELECT version FROM notes WHERE ${ownedRow(id, userId)}${atVersionSql(ifVersion)} FOR UPDATE`);
   if (!locked) throw await missingOrModified(tx, { id, userId });
   return locked.version;
 }
@@ -249,7 +250,7 @@ export async function lockNoteAtVersion(tx: Transaction, { id, userId, ifVersion
 /** After a conditional write touched nothing: 404 when the note is gone, else 412 with the current note. */
 async function missingOrModified(db: DbClient, { id, userId }: { id: string; userId: string }): Promise<AppError> {
   const [current] = await queryRows<{ version: number; note: string }>(db, Prisma.sql`
-    SELECT n.version, ${NOTE_JSON}::text AS note FROM notes n WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid`);
+    SELECT n.version, ${NOTE_JSON}::text AS note FROM notes n WHERE ${ownedRow(id, userId, "n")}`);
   if (!current) return noteNotFound();
   return new AppError("NOTE_MODIFIED", {
     fields: { note: JSON.parse(current.note) as TNote },

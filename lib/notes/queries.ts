@@ -1,3 +1,4 @@
+import { ownedBy, ownedRow } from "@/lib/db/owner";
 import { Prisma, queryRows, type Db } from "@/lib/db/client";
 import { noteNotFound } from "@/lib/errors";
 import { encodeCursor, type NoteCursor } from "@/lib/notes/cursor";
@@ -59,7 +60,7 @@ const noteTokensMatch = (term: string) => Prisma.sql`array_to_string(n.search_to
  * per-note test, for walking the list order instead.
  */
 const tokenMatch = (userId: string, term: string, useIndex: boolean) => {
-  const overlap = Prisma.sql`n.search_tokens && (SELECT coalesce(array_agg(v.token), '{}'::text[]) FROM search_vocabulary v WHERE v.user_id = ${userId}::uuid AND v.token LIKE ${foldedPattern(term)})`;
+  const overlap = Prisma.sql`n.search_tokens && (SELECT coalesce(array_agg(v.token), '{}'::text[]) FROM search_vocabulary v WHERE ${ownedBy(userId, "v")} AND v.token LIKE ${foldedPattern(term)})`;
   return useIndex ? overlap : Prisma.sql`coalesce(${overlap}, false)`;
 };
 
@@ -72,7 +73,7 @@ const tokenMatch = (userId: string, term: string, useIndex: boolean) => {
  * the common case run on the indexes alone, without reading any note's text.
  */
 function filterBranches(options: Pick<ListNotesOptions, "userId" | "search" | "tagId" | "pinned" | "cursor">, useIndex = true): Prisma.Sql[] {
-  const base = [Prisma.sql`n.user_id = ${options.userId}::uuid`];
+  const base = [ownedBy(options.userId, "n")];
   if (options.tagId) {
     base.push(Prisma.sql`EXISTS (SELECT 1 FROM note_tags nt WHERE nt.note_id = n.id AND nt.tag_id = ${options.tagId}::uuid)`);
   }
@@ -104,11 +105,11 @@ function filterBranches(options: Pick<ListNotesOptions, "userId" | "search" | "t
  * no note's tokens or text.
  */
 function relevanceScore(userId: string, terms: string[]): Prisma.Sql {
-  const notesWith = (tokens: Prisma.Sql) => Prisma.sql`(SELECT t.id FROM notes t WHERE t.user_id = ${userId}::uuid AND t.search_tokens && ${tokens})`;
+  const notesWith = (tokens: Prisma.Sql) => Prisma.sql`(SELECT t.id FROM notes t WHERE ${ownedBy(userId, "t")} AND t.search_tokens && ${tokens})`;
   return Prisma.join(
     terms.map((term) => {
       const startsWith = Prisma.sql`(search_fold(${escapeLikePattern(term)}) || '%')`;
-      const wordsStarting = Prisma.sql`(SELECT coalesce(array_agg(v.token), '{}'::text[]) FROM search_vocabulary v WHERE v.user_id = ${userId}::uuid AND v.token LIKE ${startsWith})`;
+      const wordsStarting = Prisma.sql`(SELECT coalesce(array_agg(v.token), '{}'::text[]) FROM search_vocabulary v WHERE ${ownedBy(userId, "v")} AND v.token LIKE ${startsWith})`;
       return Prisma.sql`(CASE WHEN n.search_title LIKE ${foldedPattern(term)} THEN 4 ELSE 0 END
         + CASE WHEN n.id IN ${notesWith(Prisma.sql`ARRAY[search_fold(${term})]`)} THEN 2
                WHEN n.id IN ${notesWith(wordsStarting)} THEN 1
@@ -127,7 +128,7 @@ function relevanceScore(userId: string, terms: string[]): Prisma.Sql {
  */
 function totalSql(options: ListNotesOptions): Prisma.Sql {
   const counter = options.tagId
-    ? Prisma.sql`(SELECT note_count FROM tags WHERE id = ${options.tagId}::uuid AND user_id = ${options.userId}::uuid)`
+    ? Prisma.sql`(SELECT note_count FROM tags WHERE ${ownedRow(options.tagId, options.userId)})`
     : Prisma.sql`(SELECT note_count FROM users WHERE id = ${options.userId}::uuid)`;
   const pinned = Prisma.sql`(SELECT count(*) FROM notes n WHERE ${filterBranches({ ...options, search: undefined, cursor: undefined, pinned: true })[0]!})`;
   const total = options.pinned === undefined ? counter : options.pinned ? pinned : Prisma.sql`${counter} - ${pinned}`;
@@ -250,7 +251,7 @@ export async function getNoteJsonOrThrow(db: Db, { id, userId }: { id: string; u
   // Ownership is part of the lookup: another user's note is indistinguishable from a missing one.
   const [row] = await queryRows<{ note: string; version: number }>(
     db,
-    Prisma.sql`SELECT ${NOTE_JSON}::text AS note, n.version FROM notes n WHERE n.id = ${id}::uuid AND n.user_id = ${userId}::uuid`,
+    Prisma.sql`SELECT ${NOTE_JSON}::text AS note, n.version FROM notes n WHERE ${ownedRow(id, userId, "n")}`,
     { prepare: true },
   );
   if (!row) throw noteNotFound();

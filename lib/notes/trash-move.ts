@@ -1,3 +1,4 @@
+import { ownedBy, ownedRow } from "@/lib/db/owner";
 import { Prisma, queryRows, type DbClient, type Transaction } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { expiryCutoff, type TrashClock } from "@/lib/notes/trash-retention";
@@ -16,7 +17,7 @@ export async function moveNoteToTrash(
 ): Promise<boolean> {
   const moved = await queryRows<{ id: string }>(tx, Prisma.sql`
     WITH gone AS (
-      DELETE FROM notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid${atVersionSql(ifVersion)}
+      DELETE FROM notes WHERE ${ownedRow(id, userId)}${atVersionSql(ifVersion)}
       RETURNING id, user_id, title, content, content_text, content_markdown, version, pinned, created_at, updated_at
     )
     INSERT INTO trashed_notes AS t (id, user_id, title, content, content_text, content_markdown, version, pinned, tag_ids, created_at, updated_at, deleted_at)
@@ -46,7 +47,7 @@ const PURGE_BATCH = 500;
 export async function purgeExpiredTrash(db: DbClient, { userId, ...clock }: TrashClock & { userId?: string } = {}): Promise<number> {
   const cutoff = expiryCutoff(clock);
   const purged = userId !== undefined
-    ? Prisma.sql`DELETE FROM trashed_notes WHERE user_id = ${userId}::uuid AND deleted_at < ${cutoff} RETURNING 1`
+    ? Prisma.sql`DELETE FROM trashed_notes WHERE ${ownedBy(userId)} AND deleted_at < ${cutoff} RETURNING 1`
     : Prisma.sql`
       DELETE FROM trashed_notes WHERE id IN (
         SELECT id FROM trashed_notes WHERE deleted_at < ${cutoff} ORDER BY deleted_at LIMIT ${PURGE_BATCH}

@@ -1,3 +1,4 @@
+import { ownedBy } from "@/lib/db/owner";
 import type { Db } from "@/lib/db/client";
 import { contentToText } from "@/lib/editor/content-text";
 import { contentToMarkdown, noteMarkdown } from "@/lib/editor/markdown";
@@ -252,7 +253,7 @@ export async function notesLastChangedByAgent(db: Db, { userId, noteIds }: { use
   if (noteIds.length === 0) return new Set();
   const rows = await db.$queryRaw<{ note_id: string; author_kind: string }[]>`
     SELECT DISTINCT ON (note_id) note_id::text, author_kind FROM note_revisions
-    WHERE user_id = ${userId}::uuid AND note_id = ANY(${noteIds}::uuid[])
+    WHERE ${ownedBy(userId)} AND note_id = ANY(${noteIds}::uuid[])
     ORDER BY note_id, version DESC`;
   return new Set(rows.filter((row) => AGENT_AUTHOR_KINDS.has(row.author_kind)).map((row) => row.note_id));
 }

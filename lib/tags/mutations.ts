@@ -1,3 +1,4 @@
+import { ownedRow } from "@/lib/db/owner";
 import { Prisma, queryRows, type Db, type DbClient } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db-failures";
 import { writeTransaction } from "@/lib/db/transaction";
@@ -52,7 +53,7 @@ type ChangeTagOptions = {
 export async function deleteTag(db: Db, { id, userId, author }: ChangeTagOptions): Promise<void> {
   const deleted = await writeTransaction(
     db,
-    (tx) => queryRows(tx, Prisma.sql`DELETE FROM tags WHERE id = ${id}::uuid AND user_id = ${userId}::uuid RETURNING 1`),
+    (tx) => queryRows(tx, Prisma.sql`DELETE FROM tags WHERE ${ownedRow(id, userId)} RETURNING 1`),
     { lockUserId: userId, author },
   );
   if (deleted.length === 0) throw new AppError("TAG_NOT_FOUND");
@@ -72,7 +73,7 @@ export async function renameTag(db: Db, { id, userId, author, input }: ChangeTag
     [row] = await writeTransaction(
       db,
       (tx) => queryRows<{ tag: string }>(tx, Prisma.sql`
-        UPDATE tags t SET name = ${input.name} WHERE t.id = ${id}::uuid AND t.user_id = ${userId}::uuid RETURNING ${TAG_JSON}::text AS tag`),
+        UPDATE tags t SET name = ${input.name} WHERE ${ownedRow(id, userId, "t")} RETURNING ${TAG_JSON}::text AS tag`),
       { lockUserId: userId, author },
     );
   } catch (err) {

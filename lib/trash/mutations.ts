@@ -1,3 +1,4 @@
+import { ownedBy, ownedRow } from "@/lib/db/owner";
 import { Prisma, queryRows, type Db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db-failures";
 import { writeTransaction } from "@/lib/db/transaction";
@@ -40,7 +41,7 @@ export async function restoreTrashedNote(db: Db, { id, userId, ...clock }: Trash
         const [row] = await queryRows<TrashedRow>(tx, Prisma.sql`
           SELECT t.title, t.content, t.content_text, t.content_markdown, t.tag_ids::text[] AS tag_ids, t.pinned, t.version, t.created_at, t.updated_at,
             EXISTS (SELECT 1 FROM notes n WHERE n.id = t.id) AS note_exists
-          FROM trashed_notes t WHERE t.id = ${id}::uuid AND t.user_id = ${userId}::uuid AND t.deleted_at >= ${expiryCutoff(clock)}`);
+          FROM trashed_notes t WHERE ${ownedRow(id, userId, "t")} AND t.deleted_at >= ${expiryCutoff(clock)}`);
         if (!row) throw notInTrash();
         if (row.note_exists) throw noteExists();
         // The note first, then the trashed copy goes: its history, kept while
@@ -76,7 +77,7 @@ export async function deleteTrashedNote(db: Db, { id, userId, ...clock }: TrashC
   const count = await writeTransaction(
     db,
     async (tx) => {
-      const deleted = await queryRows(tx, Prisma.sql`DELETE FROM trashed_notes WHERE id = ${id}::uuid AND user_id = ${userId}::uuid RETURNING 1`);
+      const deleted = await queryRows(tx, Prisma.sql`DELETE FROM trashed_notes WHERE ${ownedRow(id, userId)} RETURNING 1`);
       await purgeExpiredTrash(tx, { userId, ...clock });
       return deleted.length;
     },
@@ -87,6 +88,6 @@ export async function deleteTrashedNote(db: Db, { id, userId, ...clock }: TrashC
 
 /** Removes every note in the user's trash for good; returns how many. */
 export async function emptyTrash(db: Db, { userId }: { userId: string }): Promise<number> {
-  const deleted = await writeTransaction(db, (tx) => queryRows(tx, Prisma.sql`DELETE FROM trashed_notes WHERE user_id = ${userId}::uuid RETURNING 1`), { lockUserId: userId });
+  const deleted = await writeTransaction(db, (tx) => queryRows(tx, Prisma.sql`DELETE FROM trashed_notes WHERE ${ownedBy(userId)} RETURNING 1`), { lockUserId: userId });
   return deleted.length;
 }
