@@ -6,6 +6,7 @@ import "@blocknote/mantine/style.css";
 import { BlockNoteEditor } from "@blocknote/core";
 import { BlockNoteView } from "@blocknote/mantine";
 import { useEffect, useMemo } from "react";
+import { leaveLastBlockOnArrowDown } from "@/components/editor/leave-last-block";
 import { uploadAttachment } from "@/components/editor/upload-attachment";
 import { editorStart } from "@/lib/editor/document";
 import { noteSchema, type NoteSchema } from "@/lib/editor/schema";
@@ -69,5 +70,5 @@ export default function BlockEditor({
     if (element) element.setAttribute("aria-label", label);
   });
 
-  return <BlockNoteView editor={editor} onChange={onChange} data-testid="block-editor" />;
+  return <BlockNoteView editor={editor} onChange={onChange} onKeyDown={(event) => leaveLastBlockOnArrowDown(editor, event.nativeEvent)} data-testid="block-editor" />;
 }

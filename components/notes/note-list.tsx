@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { NoteListKeys } from "@/components/notes/note-list-keys";
 import { RelativeTime } from "@/components/ui/relative-time";
+import { previewText } from "@/lib/editor/content-text";
 import { noteExcerpt, type ExcerptPart } from "@/lib/notes/excerpt";
 import type { TNote } from "@/lib/notes/schemas";
 import type { NoteHighlight } from "@/lib/notes/snippet";
@@ -31,7 +32,7 @@ export function NoteList({
       <ul className="note-list" aria-label={label}>
         {notes.map((note, index) => {
           const highlight = highlights?.[index];
-          const excerpt = highlight ? highlight.snippet : noteExcerpt(note.contentText);
+          const excerpt = highlight ? highlight.snippet : noteExcerpt(previewText(note.content, note.contentText));
           return (
             <li key={note.id}>
               <Link href={`/notes/${note.id}`} className="note-row" data-note-row="">
@@ -56,8 +57,10 @@ export function NoteList({
                 {note.tags.length > 0 ? (
                   <span className="note-tags">
                     {note.tags.map((tag) => (
-                      <span key={tag.id} className="tag" dir="auto">
-                        {tag.name}
+                      <span key={tag.id} className="tag" title={tag.name}>
+                        <span className="tag-text" dir="auto">
+                          {tag.name}
+                        </span>
                       </span>
                     ))}
                   </span>

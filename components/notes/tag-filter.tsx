@@ -19,8 +19,10 @@ export function TagFilter({ tags, activeTagId, query }: { tags: TagWithCount[]; 
       {tags.map((tag) => {
         const active = tag.id === activeTagId;
         return (
-          <Link key={tag.id} href={href(active ? undefined : tag.id)} className="chip" aria-current={active ? "true" : undefined} scroll={false}>
-            {tag.name}
+          <Link key={tag.id} href={href(active ? undefined : tag.id)} className="chip" aria-current={active ? "true" : undefined} scroll={false} title={tag.name}>
+            <span className="tag-text" dir="auto">
+              {tag.name}
+            </span>
             <span className="chip-count" aria-label={`${tag.noteCount} notes`}>
               {tag.noteCount}
             </span>

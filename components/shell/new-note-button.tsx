@@ -25,9 +25,8 @@ function SubmitButton({ label, showShortcut, compact }: { label: string; showSho
       <PlusIcon />
       <span className={compact ? "hide-sm" : undefined}>{pending ? "Creating…" : label}</span>
       {showShortcut ? (
-        <kbd className="hide-sm" aria-hidden="true">
-          N
-        </kbd>
+        // The key is drawn by CSS (kbd[data-key]): the button's name stays its visible words, and aria-keyshortcuts says the key.
+        <kbd className="hide-sm" aria-hidden="true" data-key="N" />
       ) : null}
     </button>
   );

@@ -94,8 +94,10 @@ export function TagPicker({
   return (
     <div className="tag-picker" ref={root}>
       {selected.map((tag) => (
-        <span key={tag.id} className="tag">
-          {tag.name}
+        <span key={tag.id} className="tag" title={tag.name}>
+          <span className="tag-text" dir="auto">
+            {tag.name}
+          </span>
           <button type="button" className="tag-remove" aria-label={`Remove tag ${tag.name}`} onClick={() => toggle(tag)}>
             <XIcon size={11} />
           </button>

@@ -54,7 +54,7 @@ export function TrashList({ items, total, now }: { items: TrashItem[]; total: nu
               type="button"
               className="btn btn-sm"
               disabled={busy !== null}
-              aria-label={`Restore ${item.title}`}
+              aria-label={`Restore: ${item.title}`}
               onClick={() => void act(item.id, () => restoreNoteAction(item.id), () => router.push(`/notes/${item.id}`))}
             >
               {busy === item.id ? "Restoring…" : "Restore"}
@@ -63,7 +63,7 @@ export function TrashList({ items, total, now }: { items: TrashItem[]; total: nu
               type="button"
               className="btn btn-sm btn-danger"
               disabled={busy !== null}
-              aria-label={`Delete ${item.title} forever`}
+              aria-label={`Delete forever: ${item.title}`}
               onClick={() => setConfirm({ kind: "forever", item })}
             >
               Delete forever

@@ -3,9 +3,8 @@ import Link from "next/link";
 export function Brand({ href = "/" }: { href?: string }) {
   return (
     <Link href={href} className="brand" aria-label="Notes home">
-      <span className="brand-mark" aria-hidden="true">
-        N
-      </span>
+      {/* The mark's letter is drawn by CSS: the link's visible words are its name's start ("Notes"). */}
+      <span className="brand-mark" aria-hidden="true" />
       <span className="brand-name">Notes</span>
     </Link>
   );

@@ -9,12 +9,31 @@
  * without text (dividers, images without a caption) add nothing.
  */
 export function contentToText(content: unknown): string {
+  return textOf(content, MEDIA_WORDS);
+}
+
+/**
+ * What a list shows of a note: the words people wrote (blocks, table cells,
+ * captions), without the file names media blocks carry, which contentText
+ * keeps for search. A note without blocks (an agent's plain text) is its
+ * contentText, as the editor shows it.
+ */
+export function previewText(content: unknown, contentText: string): string {
+  return Array.isArray(content) && content.length > 0 ? textOf(content, ["caption"]) : contentText;
+}
+
+/** The props of a media block (image, video, audio, file) that hold words. */
+const MEDIA_WORDS = ["name", "caption"] as const;
+type MediaWord = (typeof MEDIA_WORDS)[number];
+
+function textOf(content: unknown, mediaWords: readonly MediaWord[]): string {
   const lines: string[] = [];
+  const collect = (block: unknown) => collectBlock(block, lines, 0, mediaWords);
   if (Array.isArray(content)) {
-    for (const block of content) collectBlock(block, lines, 0);
+    for (const block of content) collect(block);
   } else if (isRecord(content)) {
     // A single block rather than a document.
-    collectBlock(content, lines, 0);
+    collect(content);
   } else if (typeof content === "string") {
     lines.push(content);
   }
@@ -33,7 +52,7 @@ function isRecord(value: unknown): value is JsonRecord {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function collectBlock(block: unknown, lines: string[], depth: number): void {
+function collectBlock(block: unknown, lines: string[], depth: number, mediaWords: readonly MediaWord[]): void {
   if (!isRecord(block) || depth > MAX_DEPTH) return;
   const content = block.content;
   if (isRecord(content) && content.type === "tableContent") {
@@ -45,13 +64,13 @@ function collectBlock(block: unknown, lines: string[], depth: number): void {
   // Media blocks (image, video, audio, file) carry their words in props.
   const props = isRecord(block.props) ? block.props : undefined;
   if (props) {
-    for (const key of ["name", "caption"] as const) {
+    for (const key of mediaWords) {
       const value = props[key];
       if (typeof value === "string" && value.trim()) lines.push(value);
     }
   }
   if (Array.isArray(block.children)) {
-    for (const child of block.children) collectBlock(child, lines, depth + 1);
+    for (const child of block.children) collectBlock(child, lines, depth + 1, mediaWords);
   }
 }
 

@@ -48,6 +48,12 @@ describe("images in notes: pasted, stored by the app, shown only to their owner"
     await screenshot(page, "attachment-pasted");
     const stored = await storedNote(stack, person.email, id);
     expect(allBlocks(stored.content).find((block) => block.type === "image")?.props).toMatchObject({ url: src });
+    // Search finds the file by its name; the list's preview shows only what was written.
+    expect(stored.contentText).toContain("screenshot.png");
+    await page.goto("/notes");
+    const preview = page.locator("[data-note-row]", { hasText: "Bug report" }).locator(".note-excerpt");
+    await expect.poll(() => preview.innerText()).toBe("The button is red:");
+    await page.goBack();
 
     await page.reload();
     expect((await (await loadedImage(page)).jsonValue()) as string).toBe(src);

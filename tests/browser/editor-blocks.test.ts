@@ -166,6 +166,23 @@ describe("every block the editor makes is saved", () => {
     expect((await stored(id)).contentText).toContain("Bread");
   });
 
+  it("ArrowDown leaves a table at the end of a note: what is typed next is a paragraph below it, not a cell", { timeout: 120_000 }, async () => {
+    // From the last cell, and from a cell of the last row that is not the last.
+    for (const [cell, typed] of [[3, "after the last cell"], [2, "after a cell of the last row"]] as const) {
+      const id = await openNewNote(stack, page, person.email, { title: `Leaving ${cell}`, contentMarkdown: "| Item | Count |\n| --- | --- |\n| Pens | 4 |" });
+      const cells = editorBody(page).locator('[data-content-type="table"] td, [data-content-type="table"] th');
+      await cells.nth(cell).click();
+      await page.keyboard.press("End");
+      await page.keyboard.press("ArrowDown");
+      await page.keyboard.type(typed);
+      await waitForSaved(page);
+      const note = await stored(id);
+      expect(note.content.map((block) => block.type)).toEqual(["table", "paragraph"]);
+      expect(note.contentText.split("\n").at(-1)).toBe(typed);
+      expect(await cells.allInnerTexts()).toEqual(["Item", "Count", "Pens", "4"]);
+    }
+  });
+
   it("a Markdown note from the API with a table and a checklist: a box ticked in the browser stays ticked, for the agent too", { timeout: 120_000 }, async () => {
     const markdown = "| Item | Qty |\n| --- | --- |\n| Eggs | 12 |\n| Coffee | 1 kg |\n\n- [ ] buy eggs\n- [ ] grind coffee\n- [x] pay rent\n";
     const id = await openNewNote(stack, page, person.email, { title: "Errands", contentMarkdown: markdown });

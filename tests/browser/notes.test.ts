@@ -269,7 +269,7 @@ describe("notes in the browser", () => {
     await page.waitForURL(/\/trash$/);
     await page.locator("[data-trash-row]").filter({ hasText: "Trip to Lisbon" }).waitFor();
     await screenshot(page, "trash");
-    await page.getByRole("button", { name: "Restore Trip to Lisbon" }).click();
+    await page.getByRole("button", { name: "Restore: Trip to Lisbon" }).click();
     await page.waitForURL(new RegExp(`/notes/${noteId}$`));
     await editorBody(page).waitFor();
     await page.reload();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentToText } from "@/lib/editor/content-text";
+import { contentToText, previewText } from "@/lib/editor/content-text";
 
 const text = (value: string, styles: Record<string, unknown> = {}) => ({ type: "text", text: value, styles });
 const block = (type: string, content: unknown, extra: Record<string, unknown> = {}) => ({
@@ -78,6 +78,10 @@ describe("contentToText", () => {
       block("audio", undefined, { props: { url: "https://example.com/a.mp3", name: "interview.mp3", caption: "Q&A" } }),
     ];
     expect(contentToText(doc)).toBe("A sleeping cat\nreport.pdf\ninterview.mp3\nQ&A");
+    // A list's preview shows the words people wrote, not file names.
+    expect(previewText([block("paragraph", "See the scan:"), ...doc], "ignored")).toBe("See the scan:\nA sleeping cat\nQ&A");
+    // A note an agent wrote as plain text has no blocks: its text is contentText.
+    expect(previewText([], "Buy oat milk")).toBe("Buy oat milk");
   });
 
   it("custom inline content and unknown block types still give their text", () => {
