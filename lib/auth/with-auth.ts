@@ -39,38 +39,56 @@ export type WithAuthOptions = {
   browserSession?: boolean;
 };
 
+/** Who is asking, and the request budget's header fields for the response. */
+type Identified = { user: AuthContext; limitHeaders: Record<string, string> };
+
 /**
  * Wraps a route handler: token → verified email → local account (the request
  * counted against its budget in the same statement), then the handler, with
  * every thrown error mapped once. Only auth failures are 401: a
- * missing note stays 404 and a database outage 503.
+ * missing note stays 404 and a database outage 503. The steps around it are
+ * small functions below: the browser's session, the cache default.
  */
 export function createWithAuth(deps: WithAuthDeps) {
   const findUser = deps.limitRequests?.findUser ?? findUncountedUser;
+
+  /** The token's account (authenticate), counted in the same statement. */
+  async function byToken(req: Request): Promise<Identified> {
+    const { context, account } = await authenticate(req, deps, findUser);
+    return { user: context, limitHeaders: account.rateLimitHeaders };
+  }
+
+  /**
+   * The signed-in person of a browser request without a token, on routes that
+   * accept one (null otherwise); a change so made must come from the app's own origin.
+   */
+  async function byBrowserSession(req: Request, options: WithAuthOptions): Promise<Identified | null> {
+    if (!options.browserSession || req.headers.has(SESSION_TOKEN_HEADER)) return null;
+    const person = await deps.sessionUser?.(req);
+    if (!person) return null;
+    if (req.method !== "GET" && req.method !== "HEAD" && isCrossOrigin(req.headers, getEnv())) throw crossOriginError();
+    return { user: person, limitHeaders: (await deps.limitRequests?.forUser(await deps.getDb(), person)) ?? {} };
+  }
+
   return function withAuth<P = Record<string, never>>(handler: AuthedHandler<P>, options: WithAuthOptions = {}) {
     return async (req: Request, ctx: RouteContext<P>): Promise<Response> => {
       let limitHeaders: Record<string, string> = {};
       try {
-        const person = options.browserSession && !req.headers.has(SESSION_TOKEN_HEADER) ? await deps.sessionUser?.(req) : null;
-        if (person && req.method !== "GET" && req.method !== "HEAD" && isCrossOrigin(req.headers, getEnv())) throw crossOriginError();
-        let user: AuthContext;
-        if (person) {
-          user = person;
-          limitHeaders = (await deps.limitRequests?.forUser(await deps.getDb(), person)) ?? {};
-        } else {
-          const { context, account } = await authenticate(req, deps, findUser);
-          user = context;
-          limitHeaders = account.rateLimitHeaders;
-        }
+        const identified = (await byBrowserSession(req, options)) ?? (await byToken(req));
+        limitHeaders = identified.limitHeaders;
         const [params, db] = await Promise.all([ctx.params, deps.getDb()]);
-        const response = await handler({ req, params, user, db });
-        // No caching, unless the route chose otherwise (an attachment's bytes, private to its owner).
-        return withHeaders(response, { ...(response.headers.has("cache-control") ? {} : NO_STORE), ...limitHeaders });
+        const response = await handler({ req, params, user: identified.user, db });
+        return withHeaders(response, { ...cacheDefault(response), ...limitHeaders });
       } catch (err) {
         return withHeaders(toErrorResponse(err, req), limitHeaders);
       }
     };
   };
+}
+
+/** No caching, unless the route chose otherwise (an attachment's bytes, private to its owner). */
+function cacheDefault(response: Response): Record<string, string> {
+  return response.headers.has("cache-control") ? {} : NO_STORE;
 }
 
 // Settings are read on the first request, not at import (the build has none), and then kept.
