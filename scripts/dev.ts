@@ -11,7 +11,7 @@ import { describeFailure } from "@/lib/db/describe-failure";
 import { formatBanner } from "./lib/dev-banner";
 import { DevConfigError, readDevConfig, type DevConfig } from "./lib/dev-env";
 import { DEMO_EMAIL, DEMO_PASSWORD, ensureAgentKey, ensureNotesAccount, ensurePartnerKey, recordDevAdmin } from "./lib/dev-provision";
-import { exited, isPortFree, prefixLines, stopChild, waitForListening } from "./lib/processes";
+import { exited, isPortFree, prefixLines, stopChild, stripControlSequences, waitForListening } from "./lib/processes";
 
 const root = process.cwd();
 /** `next dev` compiles on demand, but the server itself is up within seconds; a cold machine gets a minute. */
@@ -41,7 +41,7 @@ async function main(): Promise<number> {
     const app = startApp(config, identity, partnerKey, adminSecret);
     const run = superviseApp(app);
     if (await appStarted(app, config.appPort, run)) {
-      await warmUp(config.appPort);
+      await warmUp(app, config.appPort);
       await recordDevAdmin(config.stackFile, {
         url: `http://127.0.0.1:${config.appPort}`,
         secret: adminSecret,
@@ -75,16 +75,47 @@ async function main(): Promise<number> {
  * banner is one line per request. A route that fails to warm up is said, and
  * compiles on its first request instead.
  */
-async function warmUp(port: number): Promise<void> {
+async function warmUp(app: ChildProcess, port: number): Promise<void> {
   say("Compiling the API routes the commands below call…");
   for (const route of WARM_UP_ROUTES) {
+    // Next logs a request after answering it: the banner waits for that line too, so it cannot land after the banner.
+    const logged = appLogs(app, new RegExp(`\\bGET ${route} \\d{3} in `), WARM_UP_LOG_TIMEOUT_MS);
     try {
       const response = await fetch(`http://127.0.0.1:${port}${route}`, { signal: AbortSignal.timeout(WARM_UP_TIMEOUT_MS) });
       await response.arrayBuffer();
+      await logged.seen;
     } catch (error) {
       say(`Could not compile ${route} ahead (${(error as Error).message}); its first request will.`);
+    } finally {
+      logged.stop();
     }
   }
+}
+
+/** How long the banner waits for Next's line about a warm-up request, once answered. */
+const WARM_UP_LOG_TIMEOUT_MS = 10_000;
+
+/** Resolves when the app prints a line matching `pattern` (or after `timeoutMs`: the line is a nicety, not a condition to start). */
+function appLogs(app: ChildProcess, pattern: RegExp, timeoutMs: number): { seen: Promise<void>; stop: () => void } {
+  let stop = () => {};
+  const seen = new Promise<void>((resolve) => {
+    let pending = "";
+    // A listener beside prefixLines' own: reading the same chunks changes nothing in how the app's output flows.
+    const onData = (chunk: Buffer) => {
+      const lines = (pending + chunk.toString("utf8")).split("\n");
+      pending = lines.pop() ?? "";
+      if (lines.some((line) => pattern.test(stripControlSequences(line)))) done();
+    };
+    const timer = setTimeout(() => done(), timeoutMs);
+    function done() {
+      clearTimeout(timer);
+      app.stdout!.off("data", onData);
+      resolve();
+    }
+    app.stdout!.on("data", onData);
+    stop = done;
+  });
+  return { seen, stop };
 }
 
 async function assertAppPortFree(port: number): Promise<void> {

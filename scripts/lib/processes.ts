@@ -157,6 +157,9 @@ export function waitForHttp(url: string, options: WaitForHttpOptions): Promise<R
 // Terminal control sequences (colours, cursor show/hide).
 const CONTROL_SEQUENCE = /\x1b\[[0-9;?]*[A-Za-z]/g;
 
+/** A line of a child's output without its terminal colours and cursor moves. */
+export const stripControlSequences = (line: string) => line.replace(CONTROL_SEQUENCE, "");
+
 /**
  * Writes each line of `stream` to `out` behind `prefix`, so interleaved logs
  * stay attributable. Lines with nothing visible (blank, or only cursor codes) are dropped.
