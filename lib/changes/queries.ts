@@ -1,6 +1,6 @@
-import { ownedBy } from "@/lib/db/owner";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Prisma, type Db } from "@/lib/db/client";
+import { ownedBy } from "@/lib/db/owner";
 import { onAccountWrite } from "@/lib/db/account-writes";
 import { getEnv } from "@/lib/env";
 import { AppError, fieldDetails } from "@/lib/errors";

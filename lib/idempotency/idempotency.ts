@@ -1,6 +1,6 @@
-import { ownedBy } from "@/lib/db/owner";
 import { createHash } from "node:crypto";
 import { Prisma, queryRows, type Db, type Transaction } from "@/lib/db/client";
+import { ownedBy } from "@/lib/db/owner";
 import { writeTransaction } from "@/lib/db/transaction";
 import { AppError, jsonTextResponse } from "@/lib/errors";
 import type { RevisionAuthor } from "@/lib/db/author";

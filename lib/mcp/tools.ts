@@ -14,7 +14,7 @@ import { ACCEPTED_TYPES } from "@/lib/attachments/types";
 import { followChanges } from "@/lib/changes/queries";
 import { ZChangesQuerySchema } from "@/lib/changes/schemas";
 import { getNoteMarkdownOrThrow } from "@/lib/notes/markdown";
-import { getNoteOrThrow, listNotesJson } from "@/lib/notes/queries";
+import { getNoteOrThrow, listNotes } from "@/lib/notes/queries";
 import { EXCERPT_LENGTH, noteExcerpt } from "@/lib/notes/excerpt";
 import { snippetHtml } from "@/lib/notes/snippet";
 import { ZCreateNoteSchema, ZEditNoteSchema, ZListNotesQuerySchema, ZNoteFormatQuerySchema, ZUpdateNoteSchema, type TNote } from "@/lib/notes/schemas";
@@ -142,8 +142,8 @@ export const NOTE_TOOLS: readonly NoteTool[] = [
       const { full, ...rest } = args;
       const wantsFull = parseWith(ZSearchNotesArgsSchema.shape.full, full, "INVALID_QUERY") ?? false;
       const query = parseWith(ZListNotesQuerySchema, asQuery(rest), "INVALID_QUERY");
-      const page = await listNotesJson(db, { userId: user.userId, ...query, highlight: wantsFull ? query.highlight : true });
-      const notes = page.noteJsons.map((json, i) => ({ note: JSON.parse(json) as TNote & { snippet?: string }, version: page.versions[i]! }));
+      const page = await listNotes(db, { userId: user.userId, ...query, highlight: wantsFull ? query.highlight : true });
+      const notes = page.notes.map((note, i) => ({ note: note as TNote & { snippet?: string }, version: page.versions[i]! }));
       const listed = wantsFull ? notes.map(({ note, version }) => ({ ...note, version })) : compactNotes(notes);
       return { json: { notes: listed, total: page.total, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) } };
     },

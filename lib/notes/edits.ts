@@ -1,5 +1,5 @@
-import { ownedRow } from "@/lib/db/owner";
 import { Prisma, queryRows, type Db, type DbClient } from "@/lib/db/client";
+import { ownedRow } from "@/lib/db/owner";
 import { writeTransaction } from "@/lib/db/transaction";
 import { contentLimitViolation } from "@/lib/editor/content-limits";
 import { contentToText } from "@/lib/editor/content-text";

@@ -1,5 +1,5 @@
-import { ownedBy, ownedRow } from "@/lib/db/owner";
 import { Prisma, queryRows, type Db, type DbClient, type Transaction } from "@/lib/db/client";
+import { ownedBy, ownedRow } from "@/lib/db/owner";
 import { writeTransaction } from "@/lib/db/transaction";
 import { UNTITLED } from "@/lib/notes/editor-types";
 import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError, withoutTitleLine } from "@/lib/editor/markdown";

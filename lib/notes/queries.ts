@@ -1,13 +1,12 @@
-import { ownedBy, ownedRow } from "@/lib/db/owner";
 import { Prisma, queryRows, type Db } from "@/lib/db/client";
+import { ownedBy, ownedRow } from "@/lib/db/owner";
+import { compactJson, isoTimestamp } from "@/lib/db/wire";
 import { noteNotFound } from "@/lib/errors";
 import { encodeCursor, type NoteCursor } from "@/lib/notes/cursor";
 import type { TNote } from "@/lib/notes/schemas";
 import { escapeLikePattern, MAX_INDEXED_TOKEN_LENGTH, MIN_TOKEN_TERM_LENGTH, searchTerms, termLength } from "@/lib/notes/search-tokens";
-import { highlightNotes, snippetHtml } from "@/lib/notes/snippet";
-import { compactJson, isoTimestamp } from "@/lib/db/wire";
 import { noteJsonSql } from "@/lib/notes/serialize";
-
+import { highlightNotes, snippetHtml } from "@/lib/notes/snippet";
 
 export type ListNotesOptions = {
   userId: string;
@@ -25,18 +24,21 @@ export type ListNotesOptions = {
   cursor?: NoteCursor;
 };
 
-export type NoteList = { notes: TNote[]; total: number; nextCursor?: string };
+/** A page of notes as objects, each with its version (the wire form has none). */
+export type NoteList = { notes: TNote[]; versions: number[]; total: number; nextCursor?: string };
 
 type NoteSort = "updated" | "relevance";
 
 /**
- * A page already serialized by the database, one JSON text per note, for
- * handlers that pass it straight through. Notes come one per row: a page of
- * large notes as one string would be one large allocation per request, which
- * V8 places in its old generation and collects only with a full collection.
+ * A page as JSON text, one per note in the compact wire form, for handlers
+ * that pass it straight through. Notes come one per row: a page of large
+ * notes as one string would be one large allocation per request, which V8
+ * places in its old generation and collects only with a full collection.
  */
-/** A page as the database wrote it, each note's JSON with its version beside it (the wire form has none). */
 export type NoteListJson = { noteJsons: string[]; versions: number[]; total: number; nextCursor?: string };
+
+/** A page as the database wrote it: each note's JSON text in the database's own spacing. */
+type RawNotePage = { rawJsons: string[]; versions: number[]; total: number; nextCursor?: string; highlight: boolean; search?: string };
 
 // Built once: the same text for every page, from the one field list.
 const NOTE_JSON = noteJsonSql("n");
@@ -157,10 +159,9 @@ const WALK_COST = 8;
 
 /**
  * A page of the user's notes, most recently updated first (ties by id), with
- * the exact total; each note as JSON text the database built, in the compact
- * form every answer has (compactJson).
+ * the exact total; each note as JSON text the database built.
  */
-export async function listNotesJson(db: Db, options: ListNotesOptions): Promise<NoteListJson> {
+async function rawNotePage(db: Db, options: ListNotesOptions): Promise<RawNotePage> {
   // One row past the page tells whether a next page exists.
   const take = options.limit + 1;
   const terms = searchTerms(options.search);
@@ -214,40 +215,44 @@ export async function listNotesJson(db: Db, options: ListNotesOptions): Promise<
   );
   const total = matches ? matches.total : pageRows.length > 0 ? Number(pageRows[0]!.total ?? 0) : await countNotes(db, options);
   const shown = pageRows.slice(0, options.limit);
-  const noteJsons = shown.map((row) => row.note!);
   // A cursor continues the default order only; ranked pages go by offset.
   const last = !ranked && pageRows.length > options.limit ? pageRows[options.limit - 1] : undefined;
   return {
-    noteJsons: searching && options.highlight ? await withSnippets(db, noteJsons, options.search) : noteJsons.map(compactJson),
+    rawJsons: shown.map((row) => row.note!),
     versions: shown.map((row) => Number(row.version)),
     total,
     nextCursor: last ? encodeCursor({ updatedAt: last.updated_at, id: last.id }) : undefined,
+    highlight: searching && options.highlight === true,
+    search: options.search,
   };
 }
 
-/** The page's notes, each with its `snippet`. */
-async function withSnippets(db: Db, noteJsons: string[], search: string | undefined): Promise<string[]> {
-  const notes = noteJsons.map((json) => JSON.parse(json) as TNote);
-  const highlights = await highlightNotes(db, notes, search);
-  return notes.map((note, index) => JSON.stringify({ ...note, snippet: snippetHtml(highlights[index]!.snippet) }));
+/** The page's notes as objects, each with its `snippet` when the page asked for one. */
+async function pageNotes(db: Db, page: RawNotePage): Promise<TNote[]> {
+  const notes = page.rawJsons.map((json) => JSON.parse(json) as TNote);
+  if (!page.highlight) return notes;
+  const highlights = await highlightNotes(db, notes, page.search);
+  return notes.map((note, index) => ({ ...note, snippet: snippetHtml(highlights[index]!.snippet) }));
 }
 
-/** A page of the user's notes as objects (see listNotesJson). */
+const pageTail = ({ versions, total, nextCursor }: RawNotePage) => ({ versions, total, ...(nextCursor ? { nextCursor } : {}) });
+
+/** A page of the user's notes in the wire form every answer has (compactJson), for handlers that pass it through. */
+export async function listNotesJson(db: Db, options: ListNotesOptions): Promise<NoteListJson> {
+  const page = await rawNotePage(db, options);
+  // A highlighted page is rebuilt as objects anyway; a plain one is compacted as it is.
+  const noteJsons = page.highlight ? (await pageNotes(db, page)).map((note) => JSON.stringify(note)) : page.rawJsons.map(compactJson);
+  return { noteJsons, ...pageTail(page) };
+}
+
+/** A page of the user's notes as objects (see rawNotePage). */
 export async function listNotes(db: Db, options: ListNotesOptions): Promise<NoteList> {
-  const { noteJsons, total, nextCursor } = await listNotesJson(db, options);
-  return { notes: noteJsons.map((json) => JSON.parse(json) as TNote), total, ...(nextCursor ? { nextCursor } : {}) };
+  const page = await rawNotePage(db, options);
+  return { notes: await pageNotes(db, page), ...pageTail(page) };
 }
 
-export async function getNoteOrThrow(
-  db: Db,
-  { id, userId }: { id: string; userId: string },
-): Promise<{ note: TNote; version: number }> {
-  const { noteJson, version } = await getNoteJsonOrThrow(db, { id, userId });
-  return { note: JSON.parse(noteJson) as TNote, version };
-}
-
-/** One note's wire form, built by the database (noteJsonSql) for handlers that pass it straight through. */
-export async function getNoteJsonOrThrow(db: Db, { id, userId }: { id: string; userId: string }): Promise<{ noteJson: string; version: number }> {
+/** One note's JSON text as the database wrote it. */
+async function rawNoteOrThrow(db: Db, { id, userId }: { id: string; userId: string }): Promise<{ rawJson: string; version: number }> {
   // Ownership is part of the lookup: another user's note is indistinguishable from a missing one.
   const [row] = await queryRows<{ note: string; version: number }>(
     db,
@@ -255,5 +260,16 @@ export async function getNoteJsonOrThrow(db: Db, { id, userId }: { id: string; u
     { prepare: true },
   );
   if (!row) throw noteNotFound();
-  return { noteJson: compactJson(row.note), version: row.version };
+  return { rawJson: row.note, version: row.version };
+}
+
+export async function getNoteOrThrow(db: Db, lookup: { id: string; userId: string }): Promise<{ note: TNote; version: number }> {
+  const { rawJson, version } = await rawNoteOrThrow(db, lookup);
+  return { note: JSON.parse(rawJson) as TNote, version };
+}
+
+/** One note in the wire form every answer has (compactJson), for handlers that pass it straight through. */
+export async function getNoteJsonOrThrow(db: Db, lookup: { id: string; userId: string }): Promise<{ noteJson: string; version: number }> {
+  const { rawJson, version } = await rawNoteOrThrow(db, lookup);
+  return { noteJson: compactJson(rawJson), version };
 }

@@ -1,5 +1,5 @@
-import { ownedBy, ownedRow } from "@/lib/db/owner";
 import { Prisma, queryRows, type DbClient, type Transaction } from "@/lib/db/client";
+import { ownedBy, ownedRow } from "@/lib/db/owner";
 import { log } from "@/lib/log";
 import { expiryCutoff, type TrashClock } from "@/lib/notes/trash-retention";
 import { atVersionSql } from "@/lib/notes/version";

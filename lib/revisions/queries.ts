@@ -1,5 +1,5 @@
-import { ownedBy } from "@/lib/db/owner";
 import type { Db } from "@/lib/db/client";
+import { ownedBy } from "@/lib/db/owner";
 import { contentToText } from "@/lib/editor/content-text";
 import { contentToMarkdown, noteMarkdown } from "@/lib/editor/markdown";
 import { AppError, noteNotFound } from "@/lib/errors";

@@ -1,5 +1,5 @@
-import { ownedBy, ownedRow } from "@/lib/db/owner";
 import { Prisma, queryRows, type Db } from "@/lib/db/client";
+import { ownedBy, ownedRow } from "@/lib/db/owner";
 import { isUniqueViolation } from "@/lib/db-failures";
 import { writeTransaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";

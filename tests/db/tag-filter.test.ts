@@ -26,7 +26,7 @@ describe.each(TEST_DB_KINDS)("GET /api/notes?tagId= in the data layer (%s)", (ki
 
       for (const tagId of [deleted.id, foreign.id, randomUUID()]) {
         for (const filters of [{}, { pinned: true }, { pinned: false }, { search: "findable" }]) {
-          expect(await listNotes(db, { userId: user.id, tagId, limit: 100, offset: 0, ...filters }), `${tagId} ${JSON.stringify(filters)}`).toEqual({ notes: [], total: 0 });
+          expect(await listNotes(db, { userId: user.id, tagId, limit: 100, offset: 0, ...filters }), `${tagId} ${JSON.stringify(filters)}`).toEqual({ notes: [], versions: [], total: 0 });
         }
       }
       expect((await listNotes(db, { userId: user.id, tagId: kept.id, limit: 100, offset: 0 })).total).toBe(1);
