@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { PortInUseError, startIdentityServer, type IdentityServer } from "@/identity/server";
 import { IdentityStore } from "@/identity/store";
+import { HEALTH_PATH, NOTES_PATH } from "@/lib/api-paths";
 import { migrateDatabaseTarget } from "@/lib/db/migrate";
 import { describeFailure } from "@/lib/db/describe-failure";
 import { formatBanner } from "./lib/dev-banner";
@@ -20,7 +21,7 @@ const APP_START_TIMEOUT_MS = 60_000;
 /** How long the warm-up gives each route to compile and answer. */
 const WARM_UP_TIMEOUT_MS = 120_000;
 /** What the banner's commands call first: the database's first use (health) and the notes route. */
-const WARM_UP_ROUTES = ["/api/health", "/api/notes"];
+const WARM_UP_ROUTES = [HEALTH_PATH, NOTES_PATH];
 
 /** A failure reported as one line, without a stack. */
 class StartupError extends Error {}

@@ -2,6 +2,7 @@
 
 import { useEffect, useRef } from "react";
 import type { NoteBlockEditor } from "@/components/editor/block-editor";
+import { NOTE_PATH, pathTo } from "@/lib/api-paths";
 import type { BlockOp, BlockPlace, MergeBlock } from "@/lib/editor/merge";
 import { LIVE_CHECK_MS, toEditorNote, type EditorNote } from "@/lib/notes/editor-types";
 import { noteEtag, parseNoteEtag } from "@/lib/notes/etag";
@@ -43,7 +44,7 @@ export function useLiveNote({
       if (stopped || checking || document.visibilityState !== "visible" || busy()) return;
       checking = true;
       try {
-        const res = await fetch(`/api/notes/${noteId}`, {
+        const res = await fetch(pathTo(NOTE_PATH, { id: noteId }), {
           headers: { accept: "application/json", "if-none-match": noteEtag(Math.max(version(), handed)) },
           cache: "no-store",
           signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),

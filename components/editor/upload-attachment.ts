@@ -1,3 +1,5 @@
+import { ATTACHMENTS_PATH } from "@/lib/api-paths";
+
 /**
  * Stores a file pasted, dropped or picked in the editor as an attachment of
  * the signed-in person (POST /api/attachments, with the session cookie) and
@@ -9,7 +11,7 @@ export async function uploadAttachment(file: File): Promise<string> {
   const query = file.name ? `?name=${encodeURIComponent(file.name.slice(0, 255))}` : "";
   let res: Response;
   try {
-    res = await fetch(`/api/attachments${query}`, {
+    res = await fetch(`${ATTACHMENTS_PATH}${query}`, {
       method: "POST",
       body: file,
       headers: { "content-type": file.type || "application/octet-stream" },

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { DEFAULT_IDENTITY_API_URL } from "@/identity/env";
 import { CREDENTIALS_FILE } from "@/identity/agent";
+import { NOTES_PATH } from "@/lib/api-paths";
 import { DEMO_EMAIL, DEMO_PASSWORD } from "./dev-provision";
 
 export type BannerOptions = {
@@ -36,7 +37,7 @@ function agentEnvPrefix(options: BannerOptions): string {
 /** What to print once the stack is up: where things are and the typical API flow, ready to paste. */
 export function formatBanner(options: BannerOptions): string {
   const { appUrl, identityUrl, agentEmail } = options;
-  const notes = `${appUrl}/api/notes`;
+  const notes = `${appUrl}${NOTES_PATH}`;
   const header = `-H "x-session-token: $TOKEN"`;
   // The demo account is only worth a mention while the agent tool acts as it.
   const signIn = agentEmail === DEMO_EMAIL ? `browser sign-in: ${DEMO_EMAIL} / ${DEMO_PASSWORD}` : `your account: ${agentEmail}`;

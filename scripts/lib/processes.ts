@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import type { Readable } from "node:stream";
+import { API_INDEX_PATH } from "@/lib/api-paths";
 import { processIds, procStatFields } from "@/lib/linux-proc";
 import { SERVER_ENV, serverEntryArgs } from "./server-options";
 
@@ -263,7 +264,7 @@ export async function startServerProcess(env: Record<string, string | undefined>
   });
   const output = collectOutput(child);
   try {
-    await waitForHttp(`${url}/api`, { child, output, timeoutMs: 60_000 });
+    await waitForHttp(`${url}${API_INDEX_PATH}`, { child, output, timeoutMs: 60_000 });
   } catch (error) {
     await stopChild(child);
     throw error;

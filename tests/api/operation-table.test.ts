@@ -65,18 +65,19 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe("route paths", () => {
-  // The identity service's endpoint, not one of ours.
-  const ELSEWHERE = new Set(["lib/identity/client.ts"]);
+  // The identity service's endpoint (its client and its contract), not one of ours.
+  const ELSEWHERE = new Set(["lib/identity/client.ts", "lib/identity/contract.ts"]);
 
-  // The table's paths that modules below it build on (the sign-in routes, an attachment's bytes), with no imports.
+  // The table's paths that code outside it calls or builds on (the browser's fetches, the sign-in routes, the dev banner), with no imports.
   const TABLE_PATHS = path.join("lib", "api-paths.ts");
 
-  it("no /api path is written in app/ or lib/ outside the operation table (lib/api/operations, lib/api-paths.ts)", () => {
+  it("no /api path is written in app/, components/, lib/ or scripts/ outside the operation table (lib/api/operations, lib/api-paths.ts)", () => {
     const found: string[] = [];
-    for (const file of [...sourceFiles("app"), ...sourceFiles("lib")]) {
+    for (const file of ["app", "components", "lib", "scripts"].flatMap(sourceFiles)) {
       if (file.startsWith(path.join("lib", "api", "operations") + path.sep) || file === TABLE_PATHS || ELSEWHERE.has(file)) continue;
       const text = fs.readFileSync(path.join(ROOT, file), "utf8");
-      for (const match of text.matchAll(/["'`]\/api(?=[/"'`?$])[^"'`\s]*/g)) found.push(`${file}: ${match[0]}`);
+      // In a string, or after an interpolation (`${base}/api/…`, JSX's {base}/api).
+      for (const match of text.matchAll(/["'`}]\/api(?=[/"'`?<$]|$)[^"'`\s<]*/gm)) found.push(`${file}: ${match[0]}`);
     }
     expect(found).toEqual([]);
   });

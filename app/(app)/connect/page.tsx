@@ -66,7 +66,7 @@ export default async function ConnectPage() {
         <dl className="kv">
           <dt>API base URL</dt>
           <dd>
-            <code>{base}/api</code>
+            <code>{`${base}${getApiIndexOperation.path}`}</code>
           </dd>
           <dt>Header</dt>
           <dd>

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { API_NAME, API_VERSION } from "@/lib/api-meta";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { defineOperation, definePublicOperation, type Operation } from "@/lib/api/operation";
+import { API_INDEX_PATH, HEALTH_PATH } from "@/lib/api-paths";
 import { appOrigin } from "@/lib/auth/origin";
 import { checkDatabase } from "@/lib/db/health";
 import { AppError, jsonResponse, jsonTextResponse } from "@/lib/errors";
@@ -14,7 +15,7 @@ import { AppError, jsonResponse, jsonTextResponse } from "@/lib/errors";
 export function apiIndexOperation(table: () => readonly Operation[]): Operation {
   return defineOperation({
     method: "GET",
-    path: "/api",
+    path: API_INDEX_PATH,
     operationId: "getApiIndex",
     description: "This index of every endpoint.",
     responses: { 200: z.object({ name: z.string(), version: z.string(), endpoints: z.array(z.object({ method: z.string(), path: z.string(), description: z.string() })) }) },
@@ -62,7 +63,7 @@ export function documentServerUrl(origin: string): string {
 
 export const getHealthOperation = definePublicOperation({
   method: "GET",
-  path: "/api/health",
+  path: HEALTH_PATH,
   description: "For load balancers, without a token: 200 when this instance's database answers within 2 s, else 503.",
   responses: {
     200: z.object({ status: z.literal("ok") }),

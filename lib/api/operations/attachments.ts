@@ -1,5 +1,5 @@
 import { defineOperation } from "@/lib/api/operation";
-import { ATTACHMENT_PATH } from "@/lib/api-paths";
+import { ATTACHMENT_PATH, ATTACHMENTS_PATH } from "@/lib/api-paths";
 import { attachmentLimitText, storeAttachment } from "@/lib/attachments/mutations";
 import { readAttachment } from "@/lib/attachments/queries";
 import { ZAttachmentResponseSchema, ZUploadQuerySchema } from "@/lib/attachments/schemas";
@@ -11,7 +11,7 @@ import { BodyTooLargeError, readBodyBytes } from "@/lib/request-body";
 
 export const uploadAttachmentOperation = defineOperation({
   method: "POST",
-  path: "/api/attachments",
+  path: ATTACHMENTS_PATH,
   operationId: "uploadAttachment",
   description: `Store an image or file for a note: the raw bytes as the body, with their Content-Type, and ?name= for its file name. Its type is decided by its bytes (a declared type they contradict is refused with what they are). Accepted: ${ACCEPTED_TYPES.join(", ")}; at most ATTACHMENT_MAX_BYTES (10 MB by default). Answers its url, to fetch it with the same session token, and Markdown that shows it in a note.`,
   query: ZUploadQuerySchema,

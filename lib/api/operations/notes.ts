@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "@/lib/api/operation";
+import { NOTE_PATH, NOTES_PATH } from "@/lib/api-paths";
 import { BODY_TOO_LARGE, CONVERSION_OVER_BUDGET, CONVERSION_QUEUE_FULL, KEY_REUSED, noteModified } from "@/lib/api/responses";
 import { jsonResponse, jsonTextResponse, noteNotFound } from "@/lib/errors";
 import { markdownResponse, matchesIfNoneMatch, preferredMediaType } from "@/lib/http";
@@ -27,7 +28,7 @@ const NOTE_ID = { id: "INVALID_NOTE_ID" } as const;
 
 export const listNotesOperation = defineOperation({
   method: "GET",
-  path: "/api/notes",
+  path: NOTES_PATH,
   operationId: "listNotes",
   description:
     "List your notes, most recently updated first; filter with search, tagId and pinned, page with limit and offset. A tagId that is no tag of yours (deleted, say) matches no notes: 200 with an empty list.",
@@ -45,7 +46,7 @@ export const listNotesOperation = defineOperation({
 
 export const createNoteOperation = defineOperation({
   method: "POST",
-  path: "/api/notes",
+  path: NOTES_PATH,
   operationId: "createNote",
   description: "Create a note; the body as BlockNote JSON (content) or Markdown (contentMarkdown). An Idempotency-Key makes retries safe.",
   body: ZCreateNoteSchema,
@@ -77,7 +78,7 @@ export const createNoteOperation = defineOperation({
 
 export const getNoteOperation = defineOperation({
   method: "GET",
-  path: "/api/notes/{id}",
+  path: NOTE_PATH,
   operationId: "getNote",
   description:
     "Fetch one note, as JSON, as Markdown (Accept: text/markdown or ?format=markdown) or as the outline of its blocks with their ids (?format=blocks), with its version as the ETag (every change to what this answers makes a new version, a rename or deletion of one of its tags included). With If-None-Match set to the ETag you hold, an unchanged note answers 304 with no body: a cheap way to ask whether it changed.",
@@ -126,7 +127,7 @@ export const getNoteOperation = defineOperation({
 
 export const updateNoteOperation = defineOperation({
   method: "PATCH",
-  path: "/api/notes/{id}",
+  path: NOTE_PATH,
   operationId: "updateNote",
   description:
     "Update a note with a partial body (content or contentMarkdown); tagIds replaces its tags; pinned pins or unpins it. With If-Match, only if the note is still at that version.",
@@ -186,7 +187,7 @@ export const editNoteOperation = defineOperation({
 
 export const deleteNoteOperation = defineOperation({
   method: "DELETE",
-  path: "/api/notes/{id}",
+  path: NOTE_PATH,
   operationId: "deleteNote",
   description:
     "Delete a note: it leaves every list, search and total at once and waits in the trash for the retention period (30 days by default), restorable with the same id. With If-Match, only if the note is still at that version.",
