@@ -22,6 +22,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { contentToText } from "@/lib/editor/content-text";
 import { mergeBody, propDefaultsOf, selfOf } from "@/lib/editor/merge";
 import { NEW_NOTE_PARAM, UNTITLED, type EditorNote } from "@/lib/notes/editor-types";
+import { clearLeftNewNoteCookie, leftNewNoteCookie, readLeftNewNote } from "@/lib/notes/left-new-note";
 import { deleteNoteAction, discardNewNoteAction, loadNoteAction, restoreRevisionAction } from "@/lib/actions/notes";
 import type { TRevisionSummary } from "@/lib/revisions/schemas";
 import type { TTag } from "@/lib/tags/schemas";
@@ -120,18 +121,26 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
     [newKey],
   );
 
+  /**
+   * Still the untouched new note, as this tab knows it. Not once its editor
+   * took over from the new note's draft: the draft saves what was typed or
+   * deletes it.
+   */
+  const stillUntouched = useCallback(
+    () => !draftOwns(note.id) && untouched.current && !saver.hasUnsaved() && saver.version() === note.version,
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- saver's functions read refs
+    [draftOwns, note.id, note.version],
+  );
+
   /** Deletes the note if it is still the untouched new note (and nobody else wrote to it since: the delete is conditional on its version). */
   const discardIfUntouched = useCallback(async (): Promise<boolean> => {
-    // Left before its editor took over from the new note's draft: the draft saves what was typed or deletes it.
-    if (draftOwns(note.id)) return false;
-    if (!untouched.current || saver.hasUnsaved() || saver.version() !== note.version) return false;
+    if (!stillUntouched()) return false;
     untouched.current = false;
     sessionStorage.removeItem(newKey);
     const result = await discardNewNoteAction({ id: note.id, version: note.version }).catch(() => null);
     if (result?.discarded) removeDraft(note.id);
     return result?.discarded ?? false;
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- saver's functions read refs
-  }, [draftOwns, newKey, note.id, note.version]);
+  }, [stillUntouched, newKey, note.id, note.version]);
 
   /**
    * What was typed in the new note's draft before this editor existed, put
@@ -271,6 +280,28 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
       }, 0);
     };
   }, [discardIfUntouched, router]);
+
+  // Left by a full page load (the address bar, closing the tab, a reload), no code of the app runs on the
+  // way out: the cookie names the note for the next page this browser loads (lib/notes/left-new-note.ts).
+  useEffect(() => {
+    const onLeave = () => {
+      if (stillUntouched()) document.cookie = leftNewNoteCookie({ id: note.id, version: note.version }, window.location.protocol === "https:");
+    };
+    // Back again from the browser's page cache: the page in between may have deleted it, so show what is true now.
+    const onShow = (event: PageTransitionEvent) => {
+      if (!event.persisted || !stillUntouched()) return;
+      if (readLeftNewNote(document.cookie)?.id === note.id) document.cookie = clearLeftNewNoteCookie;
+      else window.location.reload();
+    };
+    window.addEventListener("beforeunload", onLeave);
+    window.addEventListener("pagehide", onLeave);
+    window.addEventListener("pageshow", onShow);
+    return () => {
+      window.removeEventListener("beforeunload", onLeave);
+      window.removeEventListener("pagehide", onLeave);
+      window.removeEventListener("pageshow", onShow);
+    };
+  }, [stillUntouched, note.id, note.version]);
 
   // A new, empty note starts with its title selected (once: server re-renders pass a new `note` object).
   useEffect(() => {

@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorBody, noteIdFromUrl, pressShortcut, startBrowserStack, waitForSaved, type BrowserStack } from "@/tests/helpers/browser";
 
@@ -6,6 +6,7 @@ import { editorBody, noteIdFromUrl, pressShortcut, startBrowserStack, waitForSav
 // is deleted when it is left, however it is left; anything typed keeps it.
 describe("new notes in the browser", () => {
   let stack: BrowserStack;
+  let context: BrowserContext;
   let page: Page;
   const person = { email: "lin@example.com", password: "lin-password" };
   const token = () => stack.tokenFor(person.email);
@@ -14,7 +15,7 @@ describe("new notes in the browser", () => {
 
   beforeAll(async () => {
     stack = await startBrowserStack({ accounts: [person] });
-    ({ page } = await stack.newPage());
+    ({ context, page } = await stack.newPage());
     await stack.signIn(page, person);
   });
   afterAll(() => stack?.stop());
@@ -23,13 +24,16 @@ describe("new notes in the browser", () => {
   const backToNotes = () => page.locator(".editor-bar").getByRole("link", { name: "Notes" }).click();
 
   /** Clicks "New note" and waits for its editor; the address loses the "new" marker. */
-  async function newNote(): Promise<string> {
-    await page.getByRole("button", { name: "New note" }).first().click();
-    await page.waitForURL(/\/notes\/[0-9a-f-]{36}$/);
-    await editorBody(page).waitFor();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("note-title");
-    return noteIdFromUrl(page.url());
+  async function newNote(tab = page): Promise<string> {
+    await tab.getByRole("button", { name: "New note" }).first().click();
+    await tab.waitForURL(/\/notes\/[0-9a-f-]{36}$/);
+    await editorBody(tab).waitFor();
+    await expect.poll(() => tab.evaluate(() => document.activeElement?.id)).toBe("note-title");
+    return noteIdFromUrl(tab.url());
   }
+
+  /** The cookie a new note's page leaves as it unloads untouched (lib/notes/left-new-note.ts). */
+  const leftCookie = async () => (await context.cookies()).find((cookie) => cookie.name === "notes-left-new")?.value;
 
   it("a new note left untouched with the Notes button is gone, from the list and for the agent", async () => {
     await page.goto("/notes");
@@ -57,6 +61,44 @@ describe("new notes in the browser", () => {
     await page.waitForURL(/\/notes$/);
     await expect.poll(() => status(second)).toBe(404);
     await expect.poll(() => page.locator("[data-note-row]").count()).toBe(0);
+  });
+
+  it("left through the address bar for the list, it is gone before the list shows", async () => {
+    await page.goto("/notes");
+    const id = await newNote();
+    await page.goto("/notes");
+    // Deleted by the list page itself, before it listed: no row, not even for a moment.
+    expect(await status(id)).toBe(404);
+    expect(await page.locator("[data-note-row]").count()).toBe(0);
+    await expect.poll(leftCookie).toBeUndefined();
+  });
+
+  it("left through the address bar for any other page, it is gone too", async () => {
+    await page.goto("/notes");
+    const id = await newNote();
+    await page.goto("/trash");
+    await expect.poll(() => status(id)).toBe(404);
+    await expect.poll(leftCookie).toBeUndefined();
+    expect((await stack.api("/api/trash", { token: token() })).body.total).toBe(0);
+  });
+
+  it("left by closing its tab, it is gone when the browser next loads a page; a reload before that keeps it", async () => {
+    await page.goto("/notes");
+    const tab = await context.newPage();
+    await tab.goto("/notes");
+    const id = await newNote(tab);
+    await tab.reload();
+    await editorBody(tab).waitFor();
+    await expect.poll(leftCookie).toBeUndefined();
+    expect(await status(id)).toBe(200);
+
+    await tab.close({ runBeforeUnload: true });
+    await expect.poll(leftCookie).toBe(`${id}.1`);
+    // Nothing runs until a page loads: the other tab, here.
+    expect(await status(id)).toBe(200);
+    await page.goto("/tags");
+    await expect.poll(() => status(id)).toBe(404);
+    await expect.poll(leftCookie).toBeUndefined();
   });
 
   it("N on an untouched new note replaces it with the next one: one empty note at most", async () => {
@@ -134,5 +176,15 @@ describe("new notes in the browser", () => {
     await backToNotes();
     await page.waitForURL(/\/notes$/);
     expect(await status(id)).toBe(200);
+  });
+
+  it("a note with something in it is never named on the way out", async () => {
+    await page.goto("/notes");
+    const id = await newNote();
+    await page.keyboard.type("Kept");
+    await waitForSaved(page);
+    await page.goto("/tags");
+    expect(await leftCookie()).toBeUndefined();
+    expect((await stack.api(`/api/notes/${id}`, { token: token() })).body.note.title).toBe("Kept");
   });
 });

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { cookies, headers } from "next/headers";
 import Link from "next/link";
 import { z } from "zod";
 import { NoteList } from "@/components/notes/note-list";
@@ -11,8 +12,11 @@ import { TrashedNotice } from "@/components/trash/trashed-notice";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PinIcon } from "@/components/ui/icons";
 import { requireUser } from "@/lib/auth/current-user";
-import { getDb } from "@/lib/db/client";
+import { getDb, type Db } from "@/lib/db/client";
+import { LEFT_NEW_NOTE_COOKIE, parseLeftNewNote } from "@/lib/notes/left-new-note";
+import { discardEmptyNote } from "@/lib/notes/mutations";
 import { listNotes } from "@/lib/notes/queries";
+import { log } from "@/lib/log";
 import { notesLastChangedByAgent } from "@/lib/revisions/queries";
 import { highlightNotes } from "@/lib/notes/snippet";
 import { ZNotesPageQuerySchema } from "@/lib/notes/schemas";
@@ -35,6 +39,24 @@ function summary(total: number, query: string, tagName: string | undefined): str
   return notes;
 }
 
+/**
+ * A new note the page before this one left untouched by a full page load
+ * (the address bar, say): deleted before the list is read, so it never shows
+ * (lib/notes/left-new-note.ts). Only on loading the page itself, never on a
+ * prefetch, which may come from that note's own page, reloaded.
+ */
+async function discardLeftNewNote(db: Db, userId: string): Promise<void> {
+  if ((await headers()).get("sec-fetch-dest") !== "document") return;
+  const left = parseLeftNewNote((await cookies()).get(LEFT_NEW_NOTE_COOKIE)?.value);
+  if (!left) return;
+  try {
+    await discardEmptyNote(db, { id: left.id, userId, ifVersion: left.version });
+  } catch (err) {
+    // The list still loads; the browser asks once more (components/shell/left-new-note.tsx).
+    log.error("note.discard_failed", { noteId: left.id, userId, cause: err instanceof Error ? err.message : String(err) });
+  }
+}
+
 export default async function NotesPage({ searchParams }: { searchParams: SearchParams }) {
   const params = await searchParams;
   const { q, tag: tagId, page, sort } = ZNotesPageQuerySchema.parse(params);
@@ -45,6 +67,7 @@ export default async function NotesPage({ searchParams }: { searchParams: Search
   const returnTo = `/notes${query || tagId ? `?${new URLSearchParams({ ...(query ? { q: query } : {}), ...(tagId ? { tag: tagId } : {}) })}` : ""}`;
   const user = await requireUser(returnTo);
   const db = await getDb();
+  await discardLeftNewNote(db, user.id);
   // The same list twice, under the same filters: pinned notes first, then the rest, which pages.
   const filters = { userId: user.id, search: query || undefined, sort, tagId };
   const [pinnedList, { notes, total: restTotal }, tags, trashedTitle] = await Promise.all([
