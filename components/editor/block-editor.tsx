@@ -3,10 +3,12 @@
 // The BlockNote editor itself. Browser-only: loaded through next/dynamic with
 // ssr: false from NoteEditor, never rendered on the server.
 import "@blocknote/mantine/style.css";
-import { BlockNoteEditor } from "@blocknote/core";
+import { BlockNoteEditor, isTouchDevice } from "@blocknote/core";
 import { BlockNoteView } from "@blocknote/mantine";
+import { DesktopFormattingToolbarController, FormattingToolbarController } from "@blocknote/react";
 import { useEffect, useMemo } from "react";
 import { leaveLastBlockOnArrowDown } from "@/components/editor/leave-last-block";
+import { withBlockIds } from "@/components/editor/random-ids";
 import { uploadAttachment } from "@/components/editor/upload-attachment";
 import { editorStart } from "@/lib/editor/document";
 import { noteSchema, type NoteSchema } from "@/lib/editor/schema";
@@ -18,7 +20,8 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set(Object.keys(noteSchema.blockSpe
 function createEditor(content: unknown, contentText: string, uploadFile: (file: File, blockId?: string) => Promise<string>): NoteBlockEditor {
   const start = editorStart(content, contentText, KNOWN_TYPES);
   try {
-    return BlockNoteEditor.create({ schema: noteSchema, initialContent: start.blocks as never, uploadFile });
+    // Ids given in one go: the editor would give each block its own, one random call apiece.
+    return BlockNoteEditor.create({ schema: noteSchema, initialContent: (start.blocks && withBlockIds(start.blocks)) as never, uploadFile });
   } catch {
     // Blocks the editor cannot load (malformed JSON from an API client): show their text instead.
     const text = editorStart(null, contentText, KNOWN_TYPES);
@@ -70,5 +73,17 @@ export default function BlockEditor({
     if (element) element.setAttribute("aria-label", label);
   });
 
-  return <BlockNoteView editor={editor} onChange={onChange} onKeyDown={(event) => leaveLastBlockOnArrowDown(editor, event.nativeEvent)} data-testid="block-editor" />;
+  // BlockNote's formatting toolbar watches for an on-screen keyboard on every device, reading the
+  // page's layout as it mounts (twice, 240 ms of a 2,000-block note's opening): only a touch device has one.
+  return (
+    <BlockNoteView
+      editor={editor}
+      onChange={onChange}
+      onKeyDown={(event) => leaveLastBlockOnArrowDown(editor, event.nativeEvent)}
+      formattingToolbar={false}
+      data-testid="block-editor"
+    >
+      {isTouchDevice() ? <FormattingToolbarController /> : <DesktopFormattingToolbarController />}
+    </BlockNoteView>
+  );
 }

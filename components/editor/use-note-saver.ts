@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
 import { removeDraft, writeDraft, type NoteDraft } from "@/components/editor/note-draft";
+import { randomUuids } from "@/components/editor/random-ids";
 import { NOTE_CONTENT_MAX_BYTES } from "@/lib/editor/document";
 import {
   anyField,
@@ -21,16 +22,9 @@ import type { TTag } from "@/lib/tags/schemas";
  * A new editor session's id, a version 4 UUID: one visit to the note in one
  * tab. The history joins a person's saves into one version only within a
  * session (see note_revision_record), so leaving the note and coming back
- * starts a new version. Made with getRandomValues, which, unlike randomUUID,
- * browsers also offer to pages served over plain HTTP.
+ * starts a new version.
  */
-function newEditorSession(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
+const newEditorSession = (): string => randomUuids(1)[0]!;
 
 const TYPING_DELAY_MS = 700;
 
