@@ -21,6 +21,7 @@ import { ArrowLeftIcon, HistoryIcon, PinIcon, TrashIcon } from "@/components/ui/
 import { RelativeTime } from "@/components/ui/relative-time";
 import { contentToText } from "@/lib/editor/content-text";
 import { mergeBody, propDefaultsOf, selfOf } from "@/lib/editor/merge";
+import type { NoteField } from "@/lib/notes/editor-session";
 import { NEW_NOTE_PARAM, UNTITLED, type EditorNote } from "@/lib/notes/editor-types";
 import { clearLeftNewNoteCookie, leftNewNoteCookie, readLeftNewNote } from "@/lib/notes/left-new-note";
 import { deleteNoteAction, discardNewNoteAction, loadNoteAction, restoreRevisionAction } from "@/lib/actions/notes";
@@ -100,7 +101,7 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
     }),
     onSaved: () => setRestored(null),
   });
-  const { flush, acceptRemote } = saver;
+  const { flush, acceptRemote, markChanged: markSaverChanged, hasUnsaved, version: savedVersion, base: savedBase, rebase } = saver;
 
   /**
    * True while this is a note "New note" just made and nothing has been
@@ -110,15 +111,14 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
   const untouched = useRef(false);
   const newKey = `${NEW_NOTE_KEY_PREFIX}${note.id}`;
   const markChanged = useCallback(
-    (field: Parameters<typeof saver.markChanged>[0], delayMs?: number) => {
+    (field: NoteField, delayMs?: number) => {
       if (untouched.current) {
         untouched.current = false;
         sessionStorage.removeItem(newKey);
       }
-      saver.markChanged(field, delayMs);
+      markSaverChanged(field, delayMs);
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- saver.markChanged is stable
-    [newKey],
+    [newKey, markSaverChanged],
   );
 
   /**
@@ -127,9 +127,8 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
    * deletes it.
    */
   const stillUntouched = useCallback(
-    () => !draftOwns(note.id) && untouched.current && !saver.hasUnsaved() && saver.version() === note.version,
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- saver's functions read refs
-    [draftOwns, note.id, note.version],
+    () => !draftOwns(note.id) && untouched.current && !hasUnsaved() && savedVersion() === note.version,
+    [draftOwns, note.id, note.version, hasUnsaved, savedVersion],
   );
 
   /** Deletes the note if it is still the untouched new note (and nobody else wrote to it since: the delete is conditional on its version). */
@@ -355,7 +354,7 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
   const mergeRemote = useCallback(
     (current: EditorNote): boolean => {
       const editor = handle.current?.editor;
-      const base = saver.base();
+      const base = savedBase();
       if (!editor || !base) return false;
       const result = mergeBody(base.content, editor.document, current.content, propDefaultsOf(editor.schema.blockSchema));
       if (!result) return false;
@@ -384,11 +383,10 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
       const fresh = [...titleChoice, ...blockChoices];
       if (fresh.length > 0) setChoices((existing) => [...existing.filter((choice) => !fresh.some((other) => other.key === choice.key)), ...fresh]);
       setDivergentText(null);
-      saver.rebase(current);
+      rebase(current);
       return true;
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- saver's functions read refs
-    [],
+    [savedBase, rebase],
   );
   useLayoutEffect(() => {
     mergeRef.current = mergeRemote;

@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useLayoutEffect, useState, useSyncExternalStore } from "react";
 import { removeDraft, writeDraft, type NoteDraft } from "@/components/editor/note-draft";
 import { randomUuids } from "@/components/editor/random-ids";
 import { NOTE_CONTENT_MAX_BYTES } from "@/lib/editor/document";
@@ -60,30 +60,8 @@ function jsonBytes(json: string): number {
   return new TextEncoder().encode(json).length;
 }
 
-/**
- * Autosave for one open note. Changes are debounced and sent one save at a
- * time, each conditional on the version the editor last saw: when someone
- * else (an agent through the API, another tab) wrote in between, nothing is
- * overwritten and the save stops in "conflict" until the person chooses to
- * reload theirs or keep their own.
- *
- * Until a change is saved it is also kept in localStorage (see note-draft.ts),
- * so a refused save, a closed tab or a crash loses nothing. A lost connection
- * retries with backoff for as long as it takes; a failing server a few times;
- * a save the server refuses is not repeated until the note changes or the
- * person asks.
- *
- * What is pending, saving or held, and why, is one value (lib/notes/editor-session.ts);
- * this hook sends the saves, runs the timers and keeps the draft, as it says.
- */
-export function useNoteSaver({
-  note,
-  snapshot,
-  onSaved,
-  onConflict,
-}: {
-  /** The note as the page loaded it. */
-  note: EditorNote;
+/** What the saver calls back into the page with; the page passes the latest on every render. */
+type SaverCallbacks = {
   /** What is on screen now; content is read lazily since serializing a long document is not free. */
   snapshot: () => NoteSnapshot;
   onSaved?: (result: { tags: TTag[] }) => void;
@@ -93,38 +71,59 @@ export function useNoteSaver({
    * from it; false stops saving in "conflict" for the person to decide.
    */
   onConflict?: (current: EditorNote) => boolean;
-}) {
-  const { id: noteId } = note;
-  const [store] = useState(() => createEditorSessionStore(initialEditorSession(note)));
-  const session = useSyncExternalStore(store.subscribe, store.get, store.get);
-  const dispatch = (event: EditorSessionEvent) => store.dispatch(event);
+};
 
-  const [sessionId] = useState(newEditorSession);
-  const queue = useRef<Promise<void>>(Promise.resolve());
-  const timer = useRef<number | undefined>(undefined);
-  const draftTimer = useRef<number | undefined>(undefined);
-  const snapshotRef = useRef(snapshot);
-  const onSavedRef = useRef(onSaved);
-  const onConflictRef = useRef(onConflict);
-  // The latest callbacks for saves that timers and events start after this render.
-  useLayoutEffect(() => {
-    snapshotRef.current = snapshot;
-    onSavedRef.current = onSaved;
-    onConflictRef.current = onConflict;
-  });
+/**
+ * Autosave for one open note. Changes are debounced and sent one save at a
+ * time, each conditional on the version the editor last saw: when someone
+ * else (an agent through the API, another tab) wrote in between, nothing is
+ * overwritten; the page merges their write or the save stops in "conflict"
+ * until the person chooses.
+ *
+ * Until a change is saved it is also kept in localStorage (see note-draft.ts),
+ * so a refused save, a closed tab or a crash loses nothing. A lost connection
+ * retries with backoff for as long as it takes; a failing server a few times;
+ * a save the server refuses is not repeated until the note changes or the
+ * person asks.
+ *
+ * What is pending, saving or held, and why, is one value (lib/notes/editor-session.ts);
+ * this object sends the saves, runs the timers and keeps the draft, as that
+ * value says. It lives as long as the page shows the note: every method is
+ * bound, so React may hold any of them; useNoteSaver subscribes to the value.
+ */
+class NoteSaver {
+  readonly store;
+  private readonly noteId: string;
+  private readonly sessionId = newEditorSession();
+  private queue: Promise<void> = Promise.resolve();
+  private timer: number | undefined;
+  private draftTimer: number | undefined;
 
-  const isDirty = () => anyField(store.get().dirty);
+  constructor(
+    note: EditorNote,
+    private callbacks: SaverCallbacks,
+  ) {
+    this.noteId = note.id;
+    this.store = createEditorSessionStore(initialEditorSession(note));
+  }
+
+  setCallbacks(callbacks: SaverCallbacks) {
+    this.callbacks = callbacks;
+  }
+
+  private dispatch = (event: EditorSessionEvent) => this.store.dispatch(event);
+  private isDirty = () => anyField(this.store.get().dirty);
 
   /**
    * Writes what is not saved yet to localStorage, synchronously (it must work
    * from pagehide). `contentJson` saves serializing the body twice.
    */
-  const keepDraft = (fields: Fields, now: NoteSnapshot = snapshotRef.current(), contentJson?: string) => {
-    window.clearTimeout(draftTimer.current);
+  private keepDraft(fields: Fields, now: NoteSnapshot = this.callbacks.snapshot(), contentJson?: string) {
+    window.clearTimeout(this.draftTimer);
     if (!anyField(fields)) return;
-    const { version, reason } = store.get();
+    const { version, reason } = this.store.get();
     const draft: Omit<NoteDraft, "content"> = {
-      noteId,
+      noteId: this.noteId,
       baseVersion: version,
       title: fields.title ? now.title : undefined,
       tags: fields.tags ? now.tags : undefined,
@@ -133,59 +132,56 @@ export function useNoteSaver({
       reason,
     };
     const json = fields.content ? (contentJson ?? JSON.stringify(now.content())) : undefined;
-    dispatch({ type: "draft_kept", kept: writeDraft(draft, json) });
-  };
+    this.dispatch({ type: "draft_kept", kept: writeDraft(draft, json) });
+  }
 
   /** Keeps the unsaved changes now, if there are any. */
-  const keepUnsaved = () => {
-    const { dirty, sending } = store.get();
+  private keepUnsaved = () => {
+    const { dirty, sending } = this.store.get();
     const fields = sending ? unionFields(dirty, sending) : dirty;
-    if (anyField(fields)) keepDraft(fields);
+    if (anyField(fields)) this.keepDraft(fields);
   };
 
-  // Declared before use through a ref so run() and flush() can schedule each other.
-  const flushRef = useRef<() => Promise<void>>(async () => {});
-
-  const schedule = (delayMs: number) => {
-    window.clearTimeout(timer.current);
-    timer.current = window.setTimeout(() => void flushRef.current(), delayMs);
-  };
+  private schedule(delayMs: number) {
+    window.clearTimeout(this.timer);
+    this.timer = window.setTimeout(() => void this.flush(), delayMs);
+  }
 
   /** An answer to the save on its way: the session says whether saving goes on by itself, or waits (the draft keeps the changes then). */
-  const answer = (event: EditorSessionEvent) => {
-    const next = dispatch(event);
-    if (next.status === "error") keepUnsaved();
-    if (next.again !== null) schedule(next.again);
+  private answer(event: EditorSessionEvent) {
+    const next = this.dispatch(event);
+    if (next.status === "error") this.keepUnsaved();
+    if (next.again !== null) this.schedule(next.again);
     return next;
-  };
+  }
 
-  const run = useCallback(async () => {
-    const before = store.get();
+  private run = async () => {
+    const before = this.store.get();
     if (before.hold || !anyField(before.dirty)) return;
     const sent = before.dirty;
-    const now = snapshotRef.current();
+    const now = this.callbacks.snapshot();
     const content = sent.content ? now.content() : undefined;
     const contentJson = content === undefined ? undefined : JSON.stringify(content);
-    keepDraft(sent, now, contentJson);
+    this.keepDraft(sent, now, contentJson);
 
     const bytes = contentJson === undefined ? 0 : jsonBytes(contentJson);
     if (bytes > NOTE_CONTENT_MAX_BYTES) {
       // Refused here rather than by the server's request limit, whose answer says nothing useful.
-      dispatch({ type: "save_refused", message: contentTooLargeMessage(bytes) });
-      keepUnsaved();
+      this.dispatch({ type: "save_refused", message: contentTooLargeMessage(bytes) });
+      this.keepUnsaved();
       return;
     }
 
     const input: SaveNoteInput = {
-      id: noteId,
+      id: this.noteId,
       version: before.version,
-      session: sessionId,
+      session: this.sessionId,
       title: sent.title ? now.title : undefined,
       content: content as SaveNoteInput["content"],
       tagIds: sent.tags ? now.tags.map((tag) => tag.id) : undefined,
       pinned: sent.pinned ? now.pinned : undefined,
     };
-    dispatch({ type: "save_started" });
+    this.dispatch({ type: "save_started" });
     let result: SaveNoteResult;
     try {
       result = await saveNoteAction(input);
@@ -193,7 +189,7 @@ export function useNoteSaver({
     } catch (err) {
       if (isNetworkFailure(err)) {
         // No answer: keep the changes and try again, for as long as it takes.
-        answer({ type: "save_offline" });
+        this.answer({ type: "save_offline" });
         return;
       }
       result = { ok: false, error: "server", message: describeThrown(err) };
@@ -205,131 +201,122 @@ export function useNoteSaver({
         ...(sent.tags ? { tags: now.tags } : {}),
         ...(input.pinned === undefined ? {} : { pinned: input.pinned }),
       };
-      const next = answer({ type: "save_succeeded", version: result.version, updatedAt: result.updatedAt, wrote });
-      onSavedRef.current?.({ tags: result.tags });
-      if (next.status === "saved") removeDraft(noteId);
+      const next = this.answer({ type: "save_succeeded", version: result.version, updatedAt: result.updatedAt, wrote });
+      this.callbacks.onSaved?.({ tags: result.tags });
+      if (next.status === "saved") removeDraft(this.noteId);
       return;
     }
     if (result.error === "conflict") {
       // The sent fields are pending again before the merge, which saves on top of their version.
-      const merged = onConflictRef.current?.(result.current) ?? false;
-      answer({ type: "save_conflicted", current: result.current, merged });
+      const merged = this.callbacks.onConflict?.(result.current) ?? false;
+      this.answer({ type: "save_conflicted", current: result.current, merged });
       return;
     }
-    answer({ type: "save_failed", error: result.error, message: result.message });
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read the store only
-  }, [noteId, sessionId]);
+    this.answer({ type: "save_failed", error: result.error, message: result.message });
+  };
 
-  const flush = useCallback(() => {
-    window.clearTimeout(timer.current);
-    queue.current = queue.current.then(run, run);
-    return queue.current;
-  }, [run]);
-  useLayoutEffect(() => {
-    flushRef.current = flush;
-  }, [flush]);
+  /** Sends what is pending now, after the save on its way (if any). */
+  flush = (): Promise<void> => {
+    window.clearTimeout(this.timer);
+    this.queue = this.queue.then(this.run, this.run);
+    return this.queue;
+  };
 
   /** Records a change; typing waits for a pause, picking a tag or pinning saves at once. */
-  const markChanged = useCallback(
-    (field: NoteField, delayMs = TYPING_DELAY_MS) => {
-      const next = dispatch({ type: "changed", field });
-      if (next.hold) {
-        // Not saving now (conflict, signed out…): keep the change in the browser all the same.
-        window.clearTimeout(draftTimer.current);
-        draftTimer.current = window.setTimeout(keepUnsaved, TYPING_DELAY_MS);
-        return;
-      }
-      schedule(delayMs);
-    },
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read the store only
-    [],
-  );
+  markChanged = (field: NoteField, delayMs = TYPING_DELAY_MS) => {
+    const next = this.dispatch({ type: "changed", field });
+    if (next.hold) {
+      // Not saving now (conflict, signed out…): keep the change in the browser all the same.
+      window.clearTimeout(this.draftTimer);
+      this.draftTimer = window.setTimeout(this.keepUnsaved, TYPING_DELAY_MS);
+      return;
+    }
+    this.schedule(delayMs);
+  };
 
   /** A write made elsewhere (`current`) was merged into what is on screen: saves are now conditional on it. */
-  const rebase = useCallback((current: EditorNote) => void store.dispatch({ type: "rebased", current }), [store]);
+  rebase = (current: EditorNote) => void this.dispatch({ type: "rebased", current });
 
   /** Conflict resolved by taking the note as it is now (or unsaved changes discarded); the caller shows `current`. */
-  const acceptRemote = useCallback(
-    (current: EditorNote) => {
-      window.clearTimeout(timer.current);
-      window.clearTimeout(draftTimer.current);
-      dispatch({ type: "remote_accepted", current });
-      removeDraft(noteId);
-    },
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- dispatch reads the store only
-    [noteId],
-  );
+  acceptRemote = (current: EditorNote) => {
+    window.clearTimeout(this.timer);
+    window.clearTimeout(this.draftTimer);
+    this.dispatch({ type: "remote_accepted", current });
+    removeDraft(this.noteId);
+  };
 
   /** Conflict resolved by saving what is on screen over the newer version, as an explicit choice. */
-  const keepMine = useCallback(() => {
-    if (!store.get().conflict) return Promise.resolve();
-    dispatch({ type: "kept_mine" });
-    return flush();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- dispatch reads the store only
-  }, [flush]);
+  keepMine = () => {
+    if (!this.store.get().conflict) return Promise.resolve();
+    this.dispatch({ type: "kept_mine" });
+    return this.flush();
+  };
 
-  /** Stops saving (the note is being deleted) and waits for a save already on its way. */
-  const stop = useCallback(async () => {
-    window.clearTimeout(timer.current);
-    dispatch({ type: "stopped" });
-    await queue.current;
-    return store.get().version;
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- dispatch reads the store only
-  }, []);
+  /** Stops saving (the note is being deleted) and waits for a save already on its way; the version it ends on. */
+  stop = async (): Promise<number> => {
+    window.clearTimeout(this.timer);
+    this.dispatch({ type: "stopped" });
+    await this.queue;
+    return this.store.get().version;
+  };
 
-  const resume = useCallback(() => void store.dispatch({ type: "resumed" }), [store]);
+  resume = () => void this.dispatch({ type: "resumed" });
 
   /** After a failure the person has dealt with (signed in again, say) or asks to try again: save what is pending. */
-  const retry = useCallback(() => {
-    dispatch({ type: "retried" });
-    return flush();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- dispatch reads the store only
-  }, [flush]);
+  retry = () => {
+    this.dispatch({ type: "retried" });
+    return this.flush();
+  };
 
   /**
    * Unsaved changes found in this browser after a reload, already shown on the
    * page: they wait (status "Not saved") until the person saves, edits or
    * discards them. Saving is conditional on the version they were made on.
    */
-  const restoreDraft = useCallback((draft: NoteDraft) => {
-    window.clearTimeout(timer.current);
-    dispatch({
+  restoreDraft = (draft: NoteDraft) => {
+    window.clearTimeout(this.timer);
+    this.dispatch({
       type: "draft_restored",
       baseVersion: draft.baseVersion,
       fields: { title: draft.title !== undefined, content: draft.content !== undefined, tags: draft.tags !== undefined, pinned: draft.pinned !== undefined },
       reason: draft.reason,
     });
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- dispatch reads the store only
-  }, []);
+  };
 
-  const showConflict = useCallback((current: EditorNote) => {
-    window.clearTimeout(timer.current);
-    dispatch({ type: "conflict_shown", current });
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- dispatch reads the store only
-  }, []);
+  showConflict = (current: EditorNote) => {
+    window.clearTimeout(this.timer);
+    this.dispatch({ type: "conflict_shown", current });
+  };
 
-  const hasUnsaved = useCallback(() => sessionHasUnsaved(store.get()), [store]);
+  hasUnsaved = () => sessionHasUnsaved(this.store.get());
   /** A save is on its way: its answer, not a read, says what the server has. */
-  const saving = useCallback(() => store.get().sending !== null, [store]);
+  saving = () => this.store.get().sending !== null;
+  version = () => this.store.get().version;
+  base = () => this.store.get().base;
 
-  // Leaving: keep unsaved changes in the browser and try to send them; warn while something is unsaved.
-  useEffect(() => {
+  /**
+   * While the page shows the note: leaving keeps unsaved changes in the
+   * browser and tries to send them, and warns while something is unsaved.
+   * Returns the detach, which, as the page goes, keeps and sends what is
+   * pending (navigating inside the app unmounts the editor).
+   */
+  attach = () => {
     const onHide = () => {
-      if (document.visibilityState !== "hidden" || !hasUnsaved()) return;
-      keepUnsaved();
-      if (isDirty()) void flush();
+      if (document.visibilityState !== "hidden" || !this.hasUnsaved()) return;
+      this.keepUnsaved();
+      if (this.isDirty()) void this.flush();
     };
     const onPageHide = () => {
-      if (hasUnsaved()) keepUnsaved();
+      if (this.hasUnsaved()) this.keepUnsaved();
     };
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      if (!hasUnsaved()) return;
-      keepUnsaved();
-      void flush();
+      if (!this.hasUnsaved()) return;
+      this.keepUnsaved();
+      void this.flush();
       event.preventDefault();
     };
     const onOnline = () => {
-      if (isDirty()) void flush();
+      if (this.isDirty()) void this.flush();
     };
     document.addEventListener("visibilitychange", onHide);
     window.addEventListener("pagehide", onPageHide);
@@ -340,33 +327,39 @@ export function useNoteSaver({
       window.removeEventListener("pagehide", onPageHide);
       window.removeEventListener("beforeunload", onBeforeUnload);
       window.removeEventListener("online", onOnline);
-      // Navigating away inside the app unmounts the editor: keep and send what is pending.
-      window.clearTimeout(timer.current);
-      if (hasUnsaved()) keepUnsaved();
-      if (isDirty() && !store.get().hold) void flush();
+      window.clearTimeout(this.timer);
+      if (this.hasUnsaved()) this.keepUnsaved();
+      if (this.isDirty() && !this.store.get().hold) void this.flush();
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers read the store only
-  }, [flush]);
+  };
+}
 
+/** The note's saver for as long as the page shows it, and its session's state to render. */
+export function useNoteSaver({ note, snapshot, onSaved, onConflict }: { note: EditorNote } & SaverCallbacks) {
+  const [saver] = useState(() => new NoteSaver(note, { snapshot, onSaved, onConflict }));
+  // The latest callbacks for saves that timers and events start after this render.
+  useLayoutEffect(() => saver.setCallbacks({ snapshot, onSaved, onConflict }));
+  useEffect(() => saver.attach(), [saver]);
+  const session = useSyncExternalStore(saver.store.subscribe, saver.store.get, saver.store.get);
   return {
     status: session.status,
     failure: session.failure,
     draftKept: session.draftKept,
-    retry,
     conflict: session.conflict,
     updatedAt: session.updatedAt,
-    version: () => store.get().version,
-    base: () => store.get().base,
-    rebase,
-    saving,
-    markChanged,
-    flush,
-    acceptRemote,
-    keepMine,
-    showConflict,
-    restoreDraft,
-    stop,
-    resume,
-    hasUnsaved,
+    retry: saver.retry,
+    version: saver.version,
+    base: saver.base,
+    rebase: saver.rebase,
+    saving: saver.saving,
+    markChanged: saver.markChanged,
+    flush: saver.flush,
+    acceptRemote: saver.acceptRemote,
+    keepMine: saver.keepMine,
+    showConflict: saver.showConflict,
+    restoreDraft: saver.restoreDraft,
+    stop: saver.stop,
+    resume: saver.resume,
+    hasUnsaved: saver.hasUnsaved,
   };
 }
