@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { AppHeader } from "@/components/shell/app-header";
 import { KeyboardShortcuts } from "@/components/shell/keyboard-shortcuts";
-import { SettleLeftNewNote } from "@/components/shell/left-new-note";
+import { SettleLeftNewNote } from "@/components/shell/settle-left-new-note";
 import { NewNoteOutlet, NewNoteProvider } from "@/components/shell/new-note";
 import { getCurrentUser } from "@/lib/auth/current-user";
 

@@ -3,7 +3,7 @@
 // deleted then: its page names it in this cookie as it unloads, and the next
 // page the browser loads settles it. The list page deletes it before listing
 // (lib/notes/mutations.ts discardEmptyNote: only while still untouched); any
-// other page, in the browser (components/shell/left-new-note.tsx). A reload
+// other page, in the browser (components/shell/settle-left-new-note.tsx). A reload
 // loads the note itself again, which keeps it.
 
 export const LEFT_NEW_NOTE_COOKIE = "notes-left-new";

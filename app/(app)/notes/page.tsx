@@ -52,7 +52,7 @@ async function discardLeftNewNote(db: Db, userId: string): Promise<void> {
   try {
     await discardEmptyNote(db, { id: left.id, userId, ifVersion: left.version });
   } catch (err) {
-    // The list still loads; the browser asks once more (components/shell/left-new-note.tsx).
+    // The list still loads; the browser asks once more (components/shell/settle-left-new-note.tsx).
     log.error("note.discard_failed", { noteId: left.id, userId, cause: err instanceof Error ? err.message : String(err) });
   }
 }
