@@ -9,6 +9,7 @@ import { DesktopFormattingToolbarController, FormattingToolbarController } from 
 import { useEffect, useMemo } from "react";
 import { leaveLastBlockOnArrowDown } from "@/components/editor/leave-last-block";
 import { withBlockIds } from "@/components/editor/random-ids";
+import { SlashMenu } from "@/components/editor/slash-menu";
 import { uploadAttachment } from "@/components/editor/upload-attachment";
 import { editorStart } from "@/lib/editor/document";
 import { noteSchema, type NoteSchema } from "@/lib/editor/schema";
@@ -81,9 +82,11 @@ export default function BlockEditor({
       onChange={onChange}
       onKeyDown={(event) => leaveLastBlockOnArrowDown(editor, event.nativeEvent)}
       formattingToolbar={false}
+      slashMenu={false}
       data-testid="block-editor"
     >
       {isTouchDevice() ? <FormattingToolbarController /> : <DesktopFormattingToolbarController />}
+      <SlashMenu />
     </BlockNoteView>
   );
 }

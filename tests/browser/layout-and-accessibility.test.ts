@@ -365,6 +365,32 @@ describe("layout and accessibility of every page", () => {
     }
   });
 
+  it("the slash menu: a named list of options the editor points at, nothing serious for axe", async () => {
+    for (const scheme of SCHEMES) {
+      await withPage({ viewport: { width: 1280, height: 860 }, colorScheme: scheme }, async (page) => {
+        await page.goto(`/notes/${noteId}`);
+        const paragraph = editorBody(page).locator('[data-content-type="paragraph"]').last();
+        await paragraph.click();
+        await page.keyboard.press("End");
+        await page.keyboard.press("Enter");
+        await page.keyboard.type("/");
+        const menu = page.getByRole("listbox", { name: "Blocks" });
+        await menu.waitFor();
+        expect(await menu.getByRole("option").count()).toBeGreaterThan(10);
+        // The editor names the list and its active option; aria-expanded, which a text box may not carry, it does not.
+        const editor = editorBody(page);
+        expect(await editor.getAttribute("aria-controls")).toBe(await menu.getAttribute("id"));
+        const active = await editor.getAttribute("aria-activedescendant");
+        expect(await menu.locator(`[id="${active}"]`).getAttribute("role")).toBe("option");
+        expect(await editor.getAttribute("aria-expanded")).toBeNull();
+        const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
+        expect(results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+        await page.screenshot({ path: path.join(SHOT_DIR, `slash-menu-${scheme}.png`) });
+        await page.keyboard.press("Escape");
+      });
+    }
+  });
+
   it("every control of the notes list and the header is reached with Tab, each with a visible focus ring", async () => {
     await withPage({ viewport: { width: 1280, height: 860 } }, async (page) => {
       await page.goto("/notes");
