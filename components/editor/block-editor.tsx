@@ -18,15 +18,21 @@ export type NoteBlockEditor = NoteSchema["BlockNoteEditor"];
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(Object.keys(noteSchema.blockSpecs));
 
-function createEditor(content: unknown, contentText: string, uploadFile: (file: File, blockId?: string) => Promise<string>): NoteBlockEditor {
+/** The editor, and why it shows the stored body only as text (null when it shows it as it is). */
+function createEditor(
+  content: unknown,
+  contentText: string,
+  uploadFile: (file: File, blockId?: string) => Promise<string>,
+): { editor: NoteBlockEditor; unshown: string | null } {
   const start = editorStart(content, contentText, KNOWN_TYPES);
   try {
     // Ids given in one go: the editor would give each block its own, one random call apiece.
-    return BlockNoteEditor.create({ schema: noteSchema, initialContent: (start.blocks && withBlockIds(start.blocks)) as never, uploadFile });
-  } catch {
-    // Blocks the editor cannot load (malformed JSON from an API client): show their text instead.
+    return { editor: BlockNoteEditor.create({ schema: noteSchema, initialContent: (start.blocks && withBlockIds(start.blocks)) as never, uploadFile }), unshown: null };
+  } catch (err) {
+    // Blocks the editor cannot load (malformed JSON from an API client): their text, said so (the page keeps the body read-only).
     const text = editorStart(null, contentText, KNOWN_TYPES);
-    return BlockNoteEditor.create({ schema: noteSchema, initialContent: text.blocks as never, uploadFile });
+    const reason = `the editor could not read the blocks (${err instanceof Error ? err.message : String(err)})`;
+    return { editor: BlockNoteEditor.create({ schema: noteSchema, initialContent: text.blocks as never, uploadFile }), unshown: reason };
   }
 }
 
@@ -36,6 +42,8 @@ export default function BlockEditor({
   onChange,
   onReady,
   onUploadError,
+  onUnshown,
+  editable,
   label,
 }: {
   /** Read once, when the editor is created; later changes go through the editor instance. */
@@ -45,20 +53,23 @@ export default function BlockEditor({
   onReady: (editor: NoteBlockEditor) => void;
   /** A pasted, dropped or picked file the app refused or could not store: the reason, for the person. Read once, like `content` (pass a stable function). */
   onUploadError: (message: string) => void;
+  /** The editor could not load the body's blocks and shows its text instead: why. */
+  onUnshown: (reason: string) => void;
+  editable: boolean;
   label: string;
 }) {
-  const editor = useMemo(
+  const { editor, unshown } = useMemo(
     () => {
-      const created: NoteBlockEditor = createEditor(content, contentText, (file, blockId) =>
+      const made = createEditor(content, contentText, (file, blockId) =>
         uploadAttachment(file).catch((err: unknown) => {
           onUploadError(err instanceof Error ? err.message : String(err));
           // The empty image or file block made for it goes too: nothing half-added stays in the note.
-          const block = blockId === undefined ? undefined : created.getBlock(blockId);
-          if (block && !(block.props as { url?: string }).url) created.removeBlocks([block]);
+          const block = blockId === undefined ? undefined : made.editor.getBlock(blockId);
+          if (block && !(block.props as { url?: string }).url) made.editor.removeBlocks([block]);
           throw err;
         }),
       );
-      return created;
+      return made;
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps -- created once per mount on purpose
     [],
@@ -67,6 +78,10 @@ export default function BlockEditor({
   useEffect(() => {
     onReady(editor);
   }, [editor, onReady]);
+
+  useEffect(() => {
+    if (unshown) onUnshown(unshown);
+  }, [unshown, onUnshown]);
 
   useEffect(() => {
     // The editable element gets a name for screen readers and tests.
@@ -80,7 +95,8 @@ export default function BlockEditor({
     <BlockNoteView
       editor={editor}
       onChange={onChange}
-      onKeyDown={(event) => leaveLastBlockOnArrowDown(editor, event.nativeEvent)}
+      onKeyDown={(event) => editable && leaveLastBlockOnArrowDown(editor, event.nativeEvent)}
+      editable={editable}
       formattingToolbar={false}
       slashMenu={false}
       data-testid="block-editor"

@@ -20,6 +20,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ArrowLeftIcon, HistoryIcon, PinIcon, TrashIcon } from "@/components/ui/icons";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { contentToText } from "@/lib/editor/content-text";
+import { unshowableBody } from "@/lib/editor/document";
 import { mergeBody, propDefaultsOf, selfOf } from "@/lib/editor/merge";
 import type { NoteField } from "@/lib/notes/editor-session";
 import { NEW_NOTE_PARAM, UNTITLED, type EditorNote } from "@/lib/notes/editor-types";
@@ -56,7 +57,8 @@ const normalize = (text: string) => text.replace(/\s+/g, " ").trim();
  * changed contentText without content. Saving the body would replace that text.
  */
 function textDiffersFromBody(note: Pick<EditorNote, "content" | "contentText">): boolean {
-  if (!Array.isArray(note.content) || note.content.length === 0) return false;
+  // No text to keep (a body written without contentText): the next save writes the body's text, nothing is lost.
+  if (!Array.isArray(note.content) || note.content.length === 0 || !normalize(note.contentText)) return false;
   return normalize(contentToText(note.content)) !== normalize(note.contentText);
 }
 
@@ -70,6 +72,15 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
   /** Where a write made elsewhere and the person's typing changed the same thing: theirs, for the person to pick. */
   const [choices, setChoices] = useState<MergeChoice[]>([]);
   const [divergentText, setDivergentText] = useState<string | null>(() => (textDiffersFromBody(note) ? note.contentText : null));
+  /**
+   * Why the body on screen is not the stored body as it is (blocks the editor
+   * does not know, shown as their text), or null. The body is read-only then,
+   * so no edit saves what is shown over what is stored, until the person
+   * chooses to edit it as shown.
+   */
+  const [unshown, setUnshown] = useState<string | null>(() => unshowableBody(note.content));
+  const [editAsShown, setEditAsShown] = useState(false);
+  const bodyReadOnly = unshown !== null && !editAsShown;
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
@@ -185,9 +196,10 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
           const blocks = Array.isArray(content) && content.length > 0 ? content : asText;
           try {
             editor.replaceBlocks(editor.document, blocks as never);
-          } catch {
-            // Not editor JSON (written by an API client): show its text.
+          } catch (err) {
+            // Not editor JSON (written by an API client): show its text, and say so.
             editor.replaceBlocks(editor.document, asText as never);
+            setUnshown(`the editor could not read the blocks (${err instanceof Error ? err.message : String(err)})`);
           }
         } finally {
           loading.current = false;
@@ -208,6 +220,8 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
   /** Shows the note as it is on the server now, dropping what is unsaved here. */
   const showNote = useCallback(
     (current: EditorNote) => {
+      setUnshown(unshowableBody(current.content));
+      setEditAsShown(false);
       handle.current?.load(current.content, current.contentText);
       state.current = { title: current.title, tags: current.tags, pinned: current.pinned };
       setTitle(current.title);
@@ -355,7 +369,8 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
     (current: EditorNote): boolean => {
       const editor = handle.current?.editor;
       const base = savedBase();
-      if (!editor || !base) return false;
+      // A body shown only as its text, here or in their write: shown afresh instead, never merged into.
+      if (!editor || !base || bodyReadOnly || unshowableBody(current.content) !== null) return false;
       const result = mergeBody(base.content, editor.document, current.content, propDefaultsOf(editor.schema.blockSchema));
       if (!result) return false;
       loading.current = true;
@@ -386,7 +401,7 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
       rebase(current);
       return true;
     },
-    [savedBase, rebase],
+    [savedBase, rebase, bodyReadOnly],
   );
   useLayoutEffect(() => {
     mergeRef.current = mergeRemote;
@@ -564,6 +579,22 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
         </div>
       ) : null}
 
+      {bodyReadOnly ? (
+        <div className="banner" role="status" data-testid="unshown-body">
+          <p className="banner-title">Part of this note’s body can’t be shown here as it is stored</p>
+          <p>
+            An agent or script wrote it in a form the editor doesn’t know ({unshown}), so the editor shows its text and keeps the body
+            read-only: nothing you do here changes it. The title, tags and pin still save. To edit the body here, edit it as shown: your next
+            save replaces the stored body with what you see, and the note’s history keeps the version before.
+          </p>
+          <div className="actions">
+            <button type="button" className="btn btn-sm" onClick={() => setEditAsShown(true)}>
+              Edit the body as shown
+            </button>
+          </div>
+        </div>
+      ) : null}
+
       <MergeConflicts choices={choices} onPick={pick} />
 
       {saver.failure ? (
@@ -632,7 +663,16 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
       </div>
 
       <div className="editor-surface">
-        <BlockEditor content={note.content} contentText={note.contentText} onChange={onBodyChange} onReady={onReady} onUploadError={setUploadError} label="Note body" />
+        <BlockEditor
+          content={note.content}
+          contentText={note.contentText}
+          onChange={onBodyChange}
+          onReady={onReady}
+          onUploadError={setUploadError}
+          onUnshown={setUnshown}
+          editable={!bodyReadOnly}
+          label="Note body"
+        />
       </div>
 
       <HistoryPanel

@@ -1,3 +1,4 @@
+import { partialBlockProblem } from "@/lib/editor/block-shape";
 import { contentToText } from "@/lib/editor/content-text";
 
 /** Largest body the browser saves, as JSON (the server action's request limit is a little above it). */
@@ -42,4 +43,22 @@ function sanitizeBlock(block: Block, knownTypes: ReadonlySet<string>): Block {
 
 function paragraphOf(text: string): Block {
   return { type: "paragraph", content: text };
+}
+
+/**
+ * Why the editor cannot show the stored body as it is, or null when it can:
+ * a body that is not a list of blocks, or a block the note schema does not
+ * hold (a type, prop or field it does not know). Shown all the same, as its
+ * text, such a body would be saved back as shown on the next edit, and what
+ * was not shown would be gone; an empty body (a note given only its text) is
+ * shown whole as paragraphs.
+ */
+export function unshowableBody(content: unknown): string | null {
+  if (content === undefined || content === null || (Array.isArray(content) && content.length === 0)) return null;
+  if (!Array.isArray(content)) return "content: not a list of blocks";
+  for (let i = 0; i < content.length; i += 1) {
+    const problem = partialBlockProblem(content[i], `content[${i}]`);
+    if (problem) return problem;
+  }
+  return null;
 }

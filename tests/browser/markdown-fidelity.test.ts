@@ -104,3 +104,65 @@ describe("a note made in the browser, read and written back as Markdown by an ag
     await expect.poll(() => editorBody(page).innerText()).toContain("after an empty paragraph");
   });
 });
+
+// A body an agent wrote in blocks the editor does not know is never saved
+// over from the browser without the person choosing to: it opens read-only,
+// says why, and only "Edit the body as shown" lets an edit replace it.
+describe("a note whose body the editor cannot show as it is stored", () => {
+  let stack: BrowserStack;
+  let page: Page;
+  const person = { email: "ida@example.com", password: "ida-password-12" };
+  const token = () => stack.tokenFor(person.email);
+  const text = (value: string) => [{ type: "text", text: value, styles: {} }];
+  const body = [
+    { id: "p1", type: "paragraph", props: {}, content: text("Before the callout"), children: [] },
+    { id: "c1", type: "callout", props: { tone: "warning" }, content: text("Keep me as a callout"), children: [] },
+  ];
+
+  beforeAll(async () => {
+    stack = await startBrowserStack({ accounts: [person] });
+    ({ page } = await stack.newPage());
+    await stack.signIn(page, person);
+  });
+  afterAll(() => stack?.stop());
+
+  it("opens read-only with the reason; the title still saves; the body changes only once the person edits it as shown", async () => {
+    const created = await stack.api("/api/notes", { method: "POST", token: token(), json: { title: "From an agent", content: body } });
+    expect(created.status).toBe(201);
+    const id: string = created.body.note.id;
+    await page.goto(`/notes/${id}`);
+    const banner = page.getByTestId("unshown-body");
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain('unknown block type "callout"');
+    const editor = page.locator(".bn-editor");
+    await editor.getByText("Keep me as a callout").waitFor();
+    expect(await editor.getAttribute("contenteditable")).toBe("false");
+    // Written without contentText: there is no other text to offer, so no "text changed" banner (its "Use the text" would empty the body).
+    expect(await page.getByText("This note’s text was changed without its formatted body").count()).toBe(0);
+    await screenshot(page, "unshown-body");
+
+    // Typing into the body changes nothing; the title saves alone.
+    await editor.getByText("Before the callout").click();
+    await page.keyboard.type("typed");
+    await page.locator("#note-title").fill("From an agent, renamed");
+    await waitForSaved(page);
+    let stored = (await stack.api(`/api/notes/${id}`, { token: token() })).body.note;
+    expect(stored.title).toBe("From an agent, renamed");
+    expect(stored.content).toEqual(body);
+
+    await banner.getByRole("button", { name: "Edit the body as shown" }).click();
+    await expect.poll(() => editor.getAttribute("contenteditable")).toBe("true");
+    await editor.getByText("Before the callout").click();
+    await page.keyboard.press("End");
+    await page.keyboard.type(", edited");
+    await waitForSaved(page);
+    stored = (await stack.api(`/api/notes/${id}`, { token: token() })).body.note;
+    expect(stored.content.map((block: { type: string }) => block.type)).toEqual(["paragraph", "paragraph"]);
+    expect(stored.contentText).toContain("Before the callout, edited");
+    expect(stored.contentText).toContain("Keep me as a callout");
+    // The version before is in the history.
+    const revisions = (await stack.api(`/api/notes/${id}/revisions`, { token: token() })).body.revisions as { id: string }[];
+    const kept = await Promise.all(revisions.map(async (revision) => (await stack.api(`/api/notes/${id}/revisions/${revision.id}`, { token: token() })).body));
+    expect(kept.some((revision) => JSON.stringify(revision).includes('"callout"'))).toBe(true);
+  });
+});
