@@ -50,6 +50,9 @@ const BlockEditor = dynamic(() => import("@/components/editor/block-editor"), { 
 
 const NEW_NOTE_KEY_PREFIX = "notes:new:";
 
+/** Past this many top-level blocks the browser lays out only the blocks near the screen (.long-note in app/globals.css). */
+const LONG_NOTE_BLOCKS = 200;
+
 const normalize = (text: string) => text.replace(/\s+/g, " ").trim();
 
 /**
@@ -662,7 +665,7 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
         </span>
       </div>
 
-      <div className="editor-surface">
+      <div className={Array.isArray(note.content) && note.content.length > LONG_NOTE_BLOCKS ? "editor-surface long-note" : "editor-surface"}>
         <BlockEditor
           content={note.content}
           contentText={note.contentText}

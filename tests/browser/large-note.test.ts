@@ -62,6 +62,8 @@ describe("a note of 2,000 blocks", () => {
     }
     const blocks = await editorBody(page).locator(".bn-block-outer").count();
     expect(blocks).toBe(BLOCKS);
+    // A long note lays out only the blocks near the screen; every block is in the page all the same.
+    expect(await page.locator(".editor-surface.long-note .bn-block-outer").first().evaluate((block) => getComputedStyle(block).contentVisibility)).toBe("auto");
     const navigation = await page.evaluate(() => {
       const [entry] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
       return entry ? { responseEnd: Math.round(entry.responseEnd), domContentLoaded: Math.round(entry.domContentLoadedEventEnd) } : null;
