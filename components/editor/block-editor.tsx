@@ -11,7 +11,7 @@ import { leaveLastBlockOnArrowDown } from "@/components/editor/leave-last-block"
 import { withBlockIds } from "@/components/editor/random-ids";
 import { SlashMenu } from "@/components/editor/slash-menu";
 import { uploadAttachment } from "@/components/editor/upload-attachment";
-import { editorStart } from "@/lib/editor/document";
+import { editorStart, unreadableBlocks } from "@/lib/editor/document";
 import { noteSchema, type NoteSchema } from "@/lib/editor/schema";
 
 export type NoteBlockEditor = NoteSchema["BlockNoteEditor"];
@@ -31,8 +31,7 @@ function createEditor(
   } catch (err) {
     // Blocks the editor cannot load (malformed JSON from an API client): their text, said so (the page keeps the body read-only).
     const text = editorStart(null, contentText, KNOWN_TYPES);
-    const reason = `the editor could not read the blocks (${err instanceof Error ? err.message : String(err)})`;
-    return { editor: BlockNoteEditor.create({ schema: noteSchema, initialContent: text.blocks as never, uploadFile }), unshown: reason };
+    return { editor: BlockNoteEditor.create({ schema: noteSchema, initialContent: text.blocks as never, uploadFile }), unshown: unreadableBlocks(err) };
   }
 }
 
@@ -95,7 +94,7 @@ export default function BlockEditor({
     <BlockNoteView
       editor={editor}
       onChange={onChange}
-      onKeyDown={(event) => editable && leaveLastBlockOnArrowDown(editor, event.nativeEvent)}
+      onKeyDown={(event) => leaveLastBlockOnArrowDown(editor, event.nativeEvent)}
       editable={editable}
       formattingToolbar={false}
       slashMenu={false}

@@ -20,7 +20,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ArrowLeftIcon, HistoryIcon, PinIcon, TrashIcon } from "@/components/ui/icons";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { contentToText } from "@/lib/editor/content-text";
-import { unshowableBody } from "@/lib/editor/document";
+import { unreadableBlocks, unshowableBody } from "@/lib/editor/document";
 import { mergeBody, propDefaultsOf, selfOf } from "@/lib/editor/merge";
 import type { NoteField } from "@/lib/notes/editor-session";
 import { NEW_NOTE_PARAM, UNTITLED, type EditorNote } from "@/lib/notes/editor-types";
@@ -202,7 +202,7 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
           } catch (err) {
             // Not editor JSON (written by an API client): show its text, and say so.
             editor.replaceBlocks(editor.document, asText as never);
-            setUnshown(`the editor could not read the blocks (${err instanceof Error ? err.message : String(err)})`);
+            setUnshown(unreadableBlocks(err));
           }
         } finally {
           loading.current = false;

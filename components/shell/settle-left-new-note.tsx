@@ -21,7 +21,8 @@ export function SettleLeftNewNote() {
     // Deleted only while still untouched (the action is conditional on the version); gone already when the list page deleted it.
     void discardNewNoteAction(left).then(
       ({ discarded }) => discarded && router.refresh(),
-      () => undefined,
+      // No answer (offline): the empty note stays, and is said here; a server failure is logged by the action.
+      (err: unknown) => console.error(`The empty new note ${left.id} could not be deleted:`, err),
     );
   }, [router]);
   return null;

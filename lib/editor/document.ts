@@ -45,6 +45,11 @@ function paragraphOf(text: string): Block {
   return { type: "paragraph", content: text };
 }
 
+/** Why the body is shown as its text when the editor refused its blocks (`err`, what it threw). */
+export function unreadableBlocks(err: unknown): string {
+  return `the editor could not read the blocks (${err instanceof Error ? err.message : String(err)})`;
+}
+
 /**
  * Why the editor cannot show the stored body as it is, or null when it can:
  * a body that is not a list of blocks, or a block the note schema does not

@@ -12,11 +12,10 @@ import { TrashedNotice } from "@/components/trash/trashed-notice";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PinIcon } from "@/components/ui/icons";
 import { requireUser } from "@/lib/auth/current-user";
-import { getDb, type Db } from "@/lib/db/client";
+import { discardNewNoteAction } from "@/lib/actions/notes";
+import { getDb } from "@/lib/db/client";
 import { LEFT_NEW_NOTE_COOKIE, parseLeftNewNote } from "@/lib/notes/left-new-note";
-import { discardEmptyNote } from "@/lib/notes/mutations";
 import { listNotes } from "@/lib/notes/queries";
-import { log } from "@/lib/log";
 import { notesLastChangedByAgent } from "@/lib/revisions/queries";
 import { highlightNotes } from "@/lib/notes/snippet";
 import { ZNotesPageQuerySchema } from "@/lib/notes/schemas";
@@ -45,16 +44,11 @@ function summary(total: number, query: string, tagName: string | undefined): str
  * (lib/notes/left-new-note.ts). Only on loading the page itself, never on a
  * prefetch, which may come from that note's own page, reloaded.
  */
-async function discardLeftNewNote(db: Db, userId: string): Promise<void> {
+async function discardLeftNewNote(): Promise<void> {
   if ((await headers()).get("sec-fetch-dest") !== "document") return;
   const left = parseLeftNewNote((await cookies()).get(LEFT_NEW_NOTE_COOKIE)?.value);
-  if (!left) return;
-  try {
-    await discardEmptyNote(db, { id: left.id, userId, ifVersion: left.version });
-  } catch (err) {
-    // The list still loads; the browser asks once more (components/shell/settle-left-new-note.tsx).
-    log.error("note.discard_failed", { noteId: left.id, userId, cause: err instanceof Error ? err.message : String(err) });
-  }
+  // The editor's own discard: a failure is logged with the ids there, and the list still loads.
+  if (left) await discardNewNoteAction(left);
 }
 
 export default async function NotesPage({ searchParams }: { searchParams: SearchParams }) {
@@ -67,7 +61,7 @@ export default async function NotesPage({ searchParams }: { searchParams: Search
   const returnTo = `/notes${query || tagId ? `?${new URLSearchParams({ ...(query ? { q: query } : {}), ...(tagId ? { tag: tagId } : {}) })}` : ""}`;
   const user = await requireUser(returnTo);
   const db = await getDb();
-  await discardLeftNewNote(db, user.id);
+  await discardLeftNewNote();
   // The same list twice, under the same filters: pinned notes first, then the rest, which pages.
   const filters = { userId: user.id, search: query || undefined, sort, tagId };
   const [pinnedList, { notes, total: restTotal }, tags, trashedTitle] = await Promise.all([
