@@ -4,11 +4,12 @@ import { useEffect, type ReactNode } from "react";
 import { SEARCH_INPUT_ID } from "@/components/shell/keyboard-shortcuts";
 
 /**
- * Up and down arrows move between notes in the list (and back up into the
- * search box). Once the list is idle, the block editor's code is fetched, so
- * opening a note does not wait for it.
+ * Up and down arrows move between the notes matching `rows` (every list of
+ * them on the page: pinned, then the rest), and from the first back up into
+ * the search box. Once the list is idle, the block editor's code is fetched,
+ * so opening a note does not wait for it.
  */
-export function NoteListKeys({ children }: { children: ReactNode }) {
+export function NoteListKeys({ rows: selector, children }: { rows: string; children: ReactNode }) {
   useEffect(() => {
     const preload = () => void import("@/components/editor/block-editor").catch(() => undefined);
     if (typeof window.requestIdleCallback !== "function") {
@@ -22,7 +23,7 @@ export function NoteListKeys({ children }: { children: ReactNode }) {
     <div
       onKeyDown={(event) => {
         if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
-        const rows = Array.from(document.querySelectorAll<HTMLAnchorElement>("[data-note-row]"));
+        const rows = Array.from(document.querySelectorAll<HTMLAnchorElement>(selector));
         const index = rows.indexOf(document.activeElement as HTMLAnchorElement);
         if (index < 0) return;
         event.preventDefault();

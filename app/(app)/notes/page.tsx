@@ -16,8 +16,7 @@ import { discardNewNoteAction } from "@/lib/actions/notes";
 import { getDb } from "@/lib/db/client";
 import { LEFT_NEW_NOTE_COOKIE, parseLeftNewNote } from "@/lib/notes/left-new-note";
 import { listNotes } from "@/lib/notes/queries";
-import { notesLastChangedByAgent } from "@/lib/revisions/queries";
-import { highlightNotes } from "@/lib/notes/snippet";
+import { noteRows } from "@/lib/note-rows";
 import { ZNotesPageQuerySchema } from "@/lib/notes/schemas";
 import { listTagsWithNoteCounts } from "@/lib/tags/queries";
 import { findTrashedNoteTitle } from "@/lib/trash/queries";
@@ -72,11 +71,7 @@ export default async function NotesPage({ searchParams }: { searchParams: Search
     trashed ? findTrashedNoteTitle(db, { id: trashed, userId: user.id }) : null,
   ]);
   const pinned = page === 1 ? pinnedList.notes : [];
-  const [pinnedHighlights, highlights, agentChanged] = await Promise.all([
-    query ? highlightNotes(db, pinned, query) : undefined,
-    query ? highlightNotes(db, notes, query) : undefined,
-    notesLastChangedByAgent(db, { userId: user.id, noteIds: [...pinned, ...notes].map((note) => note.id) }),
-  ]);
+  const [pinnedRows, rows] = await noteRows(db, { userId: user.id, groups: [pinned, notes], search: query || undefined });
   const total = pinnedList.total + restTotal;
   const activeTag = tags.find((tag) => tag.id === tagId);
   const filtered = Boolean(query || tagId);
@@ -107,7 +102,7 @@ export default async function NotesPage({ searchParams }: { searchParams: Search
                 <PinIcon size={14} />
                 Pinned
               </h2>
-              <NoteList notes={pinned} highlights={pinnedHighlights} agentChanged={agentChanged} now={now} label="Pinned notes" />
+              <NoteList rows={pinnedRows} now={now} label="Pinned notes" />
               {pinnedList.total > pinned.length ? (
                 <p className="result-summary">
                   The {pinned.length} most recently updated of {pinnedList.total} pinned notes.
@@ -122,7 +117,7 @@ export default async function NotesPage({ searchParams }: { searchParams: Search
                   Others
                 </h2>
               ) : null}
-              <NoteList notes={notes} highlights={highlights} agentChanged={agentChanged} now={now} />
+              <NoteList rows={rows} now={now} />
             </section>
           ) : null}
           <Pagination page={page} pageSize={PAGE_SIZE} total={restTotal} query={query} tagId={tagId} sort={query ? sort : undefined} />

@@ -1,0 +1,48 @@
+import type { Db } from "@/lib/db/client";
+import { previewText } from "@/lib/editor/content-text";
+import { noteExcerpt, type ExcerptPart } from "@/lib/notes/excerpt";
+import type { TNote } from "@/lib/notes/schemas";
+import { highlightNotes, type NoteHighlight } from "@/lib/notes/snippet";
+import { notesLastChangedByAgent } from "@/lib/revisions/queries";
+
+/** What a list shows of a note: text only, small enough to send to the browser whatever the note's size. */
+export type NoteRow = {
+  id: string;
+  /** The title, its search matches marked. */
+  title: ExcerptPart[];
+  /** The start of its text, or with a search the text around the first match, matches marked. */
+  excerpt: ExcerptPart[];
+  tags: { id: string; name: string }[];
+  updatedAt: string;
+  /** An agent (REST or MCP) changed it last. */
+  agent: boolean;
+};
+
+/** A note as a row, given its search highlight (if any) and whether an agent changed it last. */
+function toNoteRow(note: TNote, highlight: NoteHighlight | undefined, agent: boolean): NoteRow {
+  return {
+    id: note.id,
+    title: highlight ? highlight.title : [{ text: note.title, match: false }],
+    excerpt: highlight ? highlight.snippet : noteExcerpt(previewText(note.content, note.contentText)),
+    tags: note.tags.map((tag) => ({ id: tag.id, name: tag.name })),
+    updatedAt: note.updatedAt,
+    agent,
+  };
+}
+
+/**
+ * Groups of notes (pinned, the rest) as rows: with a search, titles and
+ * text around the first match are marked; one query finds the notes an agent
+ * changed last across every group.
+ */
+export async function noteRows<const Groups extends readonly TNote[][]>(
+  db: Db,
+  { userId, groups, search }: { userId: string; groups: Groups; search?: string },
+): Promise<{ [Group in keyof Groups]: NoteRow[] }> {
+  const [highlights, agentChanged] = await Promise.all([
+    Promise.all(groups.map((notes) => (search ? highlightNotes(db, notes, search) : undefined))),
+    notesLastChangedByAgent(db, { userId, noteIds: groups.flat().map((note) => note.id) }),
+  ]);
+  const rows = groups.map((notes, group) => notes.map((note, index) => toNoteRow(note, highlights[group]?.[index], agentChanged.has(note.id))));
+  return rows as { [Group in keyof Groups]: NoteRow[] };
+}
