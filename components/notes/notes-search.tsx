@@ -2,8 +2,8 @@
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useRef, useState, useTransition } from "react";
-import { FOCUS_SEARCH_FLAG, SEARCH_INPUT_ID } from "@/components/shell/keyboard-shortcuts";
-import { SearchIcon, XIcon } from "@/components/ui/icons";
+import { FOCUS_SEARCH_FLAG } from "@/components/shell/keyboard-shortcuts";
+import { SearchField } from "@/components/notes/search-field";
 
 const DEBOUNCE_MS = 120;
 
@@ -18,8 +18,8 @@ export function NotesSearch({ initialQuery }: { initialQuery: string }) {
   const searchParams = useSearchParams();
   const [value, setValue] = useState(initialQuery);
   const [pending, startTransition] = useTransition();
-  const input = useRef<HTMLInputElement>(null);
   const timer = useRef<number | undefined>(undefined);
+  const input = useRef<HTMLInputElement>(null);
 
   // Back/forward and tag links change ?q= without typing: follow them unless the person is typing.
   useEffect(() => {
@@ -49,53 +49,19 @@ export function NotesSearch({ initialQuery }: { initialQuery: string }) {
     timer.current = window.setTimeout(() => navigate(next), DEBOUNCE_MS);
   }
 
-  function firstResult(): HTMLAnchorElement | null {
-    return document.querySelector<HTMLAnchorElement>("[data-note-row]");
-  }
-
   return (
-    <div className="search-box" role="search" data-pending={pending}>
-      <label htmlFor={SEARCH_INPUT_ID} className="sr-only">
-        Search notes
-      </label>
-      <SearchIcon className="search-icon" size={18} />
-      <input
-        ref={input}
-        id={SEARCH_INPUT_ID}
-        className="input"
-        type="search"
-        placeholder="Search titles and text…"
-        autoComplete="off"
-        spellCheck={false}
-        value={value}
-        aria-keyshortcuts="/ Control+K Meta+K"
-        aria-describedby="search-help"
-        onChange={(event) => onChange(event.target.value)}
-        onKeyDown={(event) => {
-          if (event.key === "Escape") {
-            if (value) onChange("");
-            else input.current?.blur();
-          } else if (event.key === "ArrowDown") {
-            event.preventDefault();
-            firstResult()?.focus();
-          } else if (event.key === "Enter") {
-            window.clearTimeout(timer.current);
-            navigate(value);
-          }
-        }}
-      />
-      <span id="search-help" className="sr-only">
-        Results update as you type. Press the down arrow to move to the results.
-      </span>
-      {value ? (
-        <button type="button" className="icon-btn search-clear" aria-label="Clear search" onClick={() => onChange("")}>
-          <XIcon />
-        </button>
-      ) : (
-        <kbd className="search-kbd" aria-hidden="true">
-          /
-        </kbd>
-      )}
-    </div>
+    <SearchField
+      value={value}
+      onValueChange={onChange}
+      onEnter={() => {
+        window.clearTimeout(timer.current);
+        navigate(value);
+      }}
+      rows="[data-note-row]"
+      inputRef={input}
+      pending={pending}
+      placeholder="Search titles and text…"
+      help="Results update as you type. Press the down arrow to move to the results."
+    />
   );
 }
