@@ -18,10 +18,10 @@ export default defineConfig([
     },
   },
   {
-    // Async Server Components render once per request: Date.now() there is
+    // Async Server Components (pages, layouts) render once per request: Date.now() there is
     // the request's time, passed to client components so the server's and the
     // browser's first render agree. (No page under app/ is a client component.)
-    files: ["app/**/page.tsx"],
+    files: ["app/**/page.tsx", "app/**/layout.tsx"],
     rules: { "react-hooks/purity": "off" },
   },
   {

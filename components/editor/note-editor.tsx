@@ -14,6 +14,7 @@ import { DraftBanner, SaveFailureAlert } from "@/components/editor/save-failure"
 import { SaveStatusIndicator } from "@/components/editor/save-status";
 import { TitleField } from "@/components/editor/title-field";
 import { useNoteSaver } from "@/components/editor/use-note-saver";
+import { useNotesPane } from "@/components/notes/notes-pane";
 import { useNewNote, type TypedDraft } from "@/components/shell/new-note";
 import { TagPicker } from "@/components/tags/tag-picker";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -68,6 +69,7 @@ function textDiffersFromBody(note: Pick<EditorNote, "content" | "contentText">):
 export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNote; allTags: TTag[]; now: number }) {
   const router = useRouter();
   const { take: takeTyped, owns: draftOwns } = useNewNote();
+  const pane = useNotesPane();
   const [title, setTitle] = useState(note.title);
   const [tags, setTags] = useState<TTag[]>(note.tags);
   const [pinned, setPinned] = useState(note.pinned);
@@ -113,7 +115,10 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
       tags: state.current.tags,
       pinned: state.current.pinned,
     }),
-    onSaved: () => setRestored(null),
+    onSaved: () => {
+      setRestored(null);
+      pane.changed();
+    },
   });
   const { flush, acceptRemote, markChanged: markSaverChanged, hasUnsaved, version: savedVersion, base: savedBase, rebase } = saver;
 
@@ -335,6 +340,16 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
     // eslint-disable-next-line react-hooks/set-state-in-effect -- the typed title comes from the draft, outside React, once
     if (typed) continueTyped(blockEditor, typed);
   }, [blockEditor, continueTyped, note.id, takeTyped]);
+
+  // Beside the list (desktop): Enter on this note's row puts the focus in its body, at its start.
+  useEffect(() => {
+    if (!blockEditor) return;
+    pane.opened(note.id, () => {
+      const first = blockEditor.document[0];
+      if (first) blockEditor.setTextCursorPosition(first, "start");
+      blockEditor.focus();
+    });
+  }, [blockEditor, note.id, pane]);
 
   // The title wraps: the field grows to show every line (where CSS field-sizing is not supported).
   useLayoutEffect(() => {

@@ -93,7 +93,15 @@ export function KeyboardShortcuts({ children }: { children: ReactNode }) {
           <dt>
             <kbd>↑</kbd> <kbd>↓</kbd>
           </dt>
-          <dd>Move through search results</dd>
+          <dd>Move through the notes</dd>
+          <dt>
+            <kbd>Enter</kbd> on a note
+          </dt>
+          <dd>Open it to edit</dd>
+          <dt>
+            <kbd>Esc</kbd> in a note
+          </dt>
+          <dd>Back to the list beside it (wide screens)</dd>
           <dt>
             <kbd>Ctrl</kbd> <kbd>S</kbd>
           </dt>

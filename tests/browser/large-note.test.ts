@@ -59,6 +59,8 @@ describe("a note of 2,000 blocks", () => {
       await editorBody(page).waitFor({ timeout: 60_000 });
       await editorBody(page).locator('[data-content-type="paragraph"]', { hasText: "The very last block." }).waitFor({ timeout: 60_000 });
       timings.push(performance.now() - started);
+      // Settled before the next opening: the list beside the note (read once the note is ready) has loaded.
+      await page.locator("[data-pane-row]").first().waitFor();
     }
     const blocks = await editorBody(page).locator(".bn-block-outer").count();
     expect(blocks).toBe(BLOCKS);

@@ -96,6 +96,11 @@ describe("layout and accessibility of every page", () => {
   const heading = (name: string | RegExp) => async (page: Page) => {
     await page.getByRole("heading", { name, level: 1 }).first().waitFor();
   };
+  /** A note open, and at desktop widths the list beside it loaded, so both are checked. */
+  const noteShown = async (page: Page) => {
+    await editorBody(page).locator('[data-content-type="codeBlock"]').waitFor();
+    if (page.viewportSize()!.width >= 1024) await page.locator("[data-pane-row]").first().waitFor();
+  };
   const targets: Target[] = [
     { name: "landing", path: "/", signedIn: false, ready: heading(/notes/i) },
     { name: "sign-in", path: "/sign-in", signedIn: false, ready: heading("Sign in") },
@@ -123,16 +128,14 @@ describe("layout and accessibility of every page", () => {
       name: "note",
       path: "",
       signedIn: true,
-      ready: async (page) => {
-        await editorBody(page).locator('[data-content-type="codeBlock"]').waitFor();
-      },
+      ready: noteShown,
     },
     {
       name: "history",
       path: "",
       signedIn: true,
       ready: async (page) => {
-        await editorBody(page).locator('[data-content-type="codeBlock"]').waitFor();
+        await noteShown(page);
         await page.getByRole("button", { name: "History of this note" }).click();
         await page.getByRole("dialog", { name: "History" }).getByRole("button", { name: /System/ }).first().click();
         await page.getByText("This version is the same as the note now.").waitFor();
@@ -163,7 +166,7 @@ describe("layout and accessibility of every page", () => {
       path: "",
       signedIn: true,
       ready: async (page) => {
-        await editorBody(page).locator('[data-content-type="codeBlock"]').waitFor();
+        await noteShown(page);
         await page.getByRole("button", { name: "Tags", exact: true }).click();
         await page.getByRole("combobox", { name: "Find or create a tag" }).waitFor();
       },
@@ -173,7 +176,7 @@ describe("layout and accessibility of every page", () => {
       path: "",
       signedIn: true,
       ready: async (page) => {
-        await editorBody(page).locator('[data-content-type="codeBlock"]').waitFor();
+        await noteShown(page);
         await page.locator(".editor-bar").getByRole("button", { name: /Delete/ }).click();
         await page.locator("dialog[open]").waitFor();
       },
@@ -402,6 +405,22 @@ describe("layout and accessibility of every page", () => {
       }
       expect(names.some((name) => name.startsWith("A very long note title"))).toBe(true);
       expect(reached.filter((item) => !item.visible)).toEqual([]);
+    });
+  });
+
+  it("at 1,280 px the list beside a note comes first with Tab (search, tag filter, each note), then every control of the note, each with a visible focus ring", async () => {
+    await withPage({ viewport: { width: 1280, height: 860 } }, async (page) => {
+      await page.goto(`/notes/${noteId}`);
+      await noteShown(page);
+      const reached = await tabThrough(page, 40, "Note body");
+      const names = reached.map((item) => item.name);
+      const at = (expected: string) => names.findIndex((name) => name.startsWith(expected));
+      for (const expected of ["Search notes", "Filter by tag", "Note 1", "Note 2", "Note 3", "Pin note", "Title", "Tags", "Note body"]) {
+        expect(at(expected), `${expected} in ${names.join(" | ")}`).toBeGreaterThanOrEqual(0);
+      }
+      // The list, then the note: as they stand on the screen, left to right.
+      expect(at("Note 1")).toBeLessThan(at("Pin note"));
+      expect(reached.filter((item) => !item.visible && item.name !== "Note body")).toEqual([]);
     });
   });
 
