@@ -104,13 +104,16 @@ export function NotesSplit({ refreshed, children }: { refreshed: number; childre
     return () => window.removeEventListener("keydown", onKeyDown);
   }, [twoPane]);
 
+  // The open note's own row opens nothing again (Enter goes back into its body); another row opens its note, and after Enter its body takes the focus.
   const open = useCallback(
     (id: string, event: React.KeyboardEvent<HTMLAnchorElement> | React.MouseEvent<HTMLAnchorElement>) => {
-      if (event.type !== "keydown") return;
-      if (id === openId && focusOpen.current?.id === id) {
+      const keyboard = event.type === "keydown";
+      // A click with a modifier (a new tab or window) is the browser's.
+      if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      if (id === openId) {
         event.preventDefault();
-        focusOpen.current.focus();
-      } else {
+        if (keyboard && focusOpen.current?.id === id) focusOpen.current.focus();
+      } else if (keyboard) {
         editNext.current = id;
       }
     },

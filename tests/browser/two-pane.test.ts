@@ -1,5 +1,5 @@
 import { AxeBuilder } from "@axe-core/playwright";
-import type { Page } from "playwright-core";
+import type { Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contentToText } from "@/lib/editor/content-text";
 import { createNote } from "@/lib/notes/mutations";
@@ -162,6 +162,24 @@ describe("the list beside the open note", () => {
       await page.keyboard.press("Enter");
       await expect.poll(() => bodyFocused(page)).toBe(true);
       expect(noteIdFromUrl(page.url())).toBe(ids["Porto weekend"]);
+
+      // A click on the open note's own row opens nothing again: no navigation (no fetch of the page).
+      const navigations: string[] = [];
+      const onRequest = (request: Request) => {
+        const headers = request.headers();
+        if (headers.rsc === "1" && !("next-router-prefetch" in headers)) navigations.push(request.url());
+      };
+      page.on("request", onRequest);
+      await paneRows(page).filter({ hasText: "Porto weekend" }).click();
+      // A click elsewhere is a navigation the listener sees: once it has, the row's click would have been seen too.
+      await paneRows(page).filter({ hasText: "Reading list" }).click();
+      await page.waitForURL(`**/notes/${ids["Reading list"]}`);
+      await expect.poll(() => navigations.length).toBeGreaterThan(0);
+      page.off("request", onRequest);
+      expect(navigations.every((url) => url.includes(ids["Reading list"]!))).toBe(true);
+      await page.goBack();
+      await page.waitForURL(`**/notes/${ids["Porto weekend"]}`);
+      await editorBody(page).click();
 
       // Esc closing the slash menu stays in the note.
       await page.keyboard.press("End");
