@@ -341,6 +341,9 @@ export function NoteEditor({ note, allTags: initialTags, now }: { note: EditorNo
     if (typed) continueTyped(blockEditor, typed);
   }, [blockEditor, continueTyped, note.id, takeTyped]);
 
+  // Beside the list (desktop): the note's row shows the title as it is typed.
+  useEffect(() => pane.titled(note.id, title), [note.id, pane, title]);
+
   // Beside the list (desktop): Enter on this note's row puts the focus in its body, at its start.
   useEffect(() => {
     if (!blockEditor) return;

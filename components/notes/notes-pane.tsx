@@ -8,6 +8,8 @@ import { SearchField } from "@/components/notes/search-field";
 import { SEARCH_INPUT_ID } from "@/components/shell/keyboard-shortcuts";
 import { PinIcon } from "@/components/ui/icons";
 import { listPaneNotesAction, type NotesPane as PaneNotes } from "@/lib/actions/notes";
+import type { NoteRow } from "@/lib/note-rows";
+import { UNTITLED } from "@/lib/notes/editor-types";
 
 /** From this width a note opens beside the list of notes; narrower, each is a page of its own. */
 const TWO_PANE_QUERY = "(min-width: 1024px)";
@@ -27,11 +29,13 @@ const NOTE_FIRST_MS = 2000;
 type PaneContext = {
   /** The open note was saved: its row (title, text, place) follows. */
   changed: () => void;
+  /** The open note's title as it is being typed: its row shows it at once. */
+  titled: (id: string, title: string) => void;
   /** The open note's editor exists: Enter on its row (before or after) puts the focus in its body. */
   opened: (id: string, focusBody: () => void) => void;
 };
 
-const Context = createContext<PaneContext>({ changed: () => {}, opened: () => {} });
+const Context = createContext<PaneContext>({ changed: () => {}, titled: () => {}, opened: () => {} });
 /** For the note's editor: how it tells the list beside it what happened. A no-op without a list (phones, tablets). */
 export const useNotesPane = () => useContext(Context);
 
@@ -67,6 +71,8 @@ export function NotesSplit({ refreshed, children }: { refreshed: number; childre
   const focusOpen = useRef<{ id: string; focus: () => void } | null>(null);
   /** The note whose editor is ready. */
   const [readyId, setReadyId] = useState<string | null>(null);
+  /** The open note's title as typed, ahead of its save. */
+  const [typedTitle, setTypedTitle] = useState<{ id: string; title: string } | null>(null);
 
   const context = useMemo<PaneContext>(
     () => ({
@@ -74,6 +80,7 @@ export function NotesSplit({ refreshed, children }: { refreshed: number; childre
         window.clearTimeout(changedTimer.current);
         changedTimer.current = window.setTimeout(() => setChanges((count) => count + 1), CHANGED_DEBOUNCE_MS);
       },
+      titled: (id, title) => setTypedTitle({ id, title: title.trim() || UNTITLED }),
       opened: (id, focus) => {
         focusOpen.current = { id, focus };
         setReadyId(id);
@@ -125,7 +132,13 @@ export function NotesSplit({ refreshed, children }: { refreshed: number; childre
     <Context.Provider value={context}>
       <div className="notes-split">
         <nav className="notes-pane" aria-label="Your notes">
-          {twoPane ? <PaneList openId={openId} noteReady={readyId === openId} reload={`${refreshed}:${changes}`} onOpen={open} /> : null}
+          {twoPane ? <PaneList
+              openId={openId}
+              noteReady={readyId === openId}
+              typedTitle={typedTitle?.id === openId ? typedTitle.title : null}
+              reload={`${refreshed}:${changes}`}
+              onOpen={open}
+            /> : null}
         </nav>
         <div className="notes-split-note">{children}</div>
       </div>
@@ -139,11 +152,13 @@ type Loaded = ({ ok: true } & PaneNotes) | { ok: false; message: string };
 function PaneList({
   openId,
   noteReady,
+  typedTitle,
   reload,
   onOpen,
 }: {
   openId: string;
   noteReady: boolean;
+  typedTitle: string | null;
   reload: string;
   onOpen: (id: string, event: React.KeyboardEvent<HTMLAnchorElement> | React.MouseEvent<HTMLAnchorElement>) => void;
 }) {
@@ -218,6 +233,11 @@ function PaneList({
   }
 
   const notes = loaded?.ok ? loaded : null;
+  // The open note's row shows its title as typed; as saved (its search marks kept) once they agree.
+  const withTypedTitle = (rows: NoteRow[]) =>
+    typedTitle === null
+      ? rows
+      : rows.map((row) => (row.id === openId && row.title.map((part) => part.text).join("") !== typedTitle ? { ...row, title: [{ text: typedTitle, match: false }] } : row));
   const shown = notes ? notes.pinned.length + notes.others.length : 0;
   const allHref = `/notes${search || tag ? `?${new URLSearchParams({ ...(search ? { q: search } : {}), ...(tag ? { tag } : {}) })}` : ""}`;
 
@@ -273,11 +293,11 @@ function PaneList({
                   <PinIcon size={13} />
                   Pinned
                 </h2>
-                <NoteList rows={loaded.pinned} now={now} label="Pinned notes" kind="pane-row" current={openId} onOpen={onOpen} />
+                <NoteList rows={withTypedTitle(loaded.pinned)} now={now} label="Pinned notes" kind="pane-row" current={openId} onOpen={onOpen} />
                 {loaded.others.length > 0 ? <h2 className="note-group-title">Others</h2> : null}
               </>
             ) : null}
-            {loaded.others.length > 0 ? <NoteList rows={loaded.others} now={now} kind="pane-row" current={openId} onOpen={onOpen} /> : null}
+            {loaded.others.length > 0 ? <NoteList rows={withTypedTitle(loaded.others)} now={now} kind="pane-row" current={openId} onOpen={onOpen} /> : null}
             {loaded.total > shown ? (
               <p className="result-summary notes-pane-more">
                 <Link href={allHref}>All {loaded.total} notes</Link>

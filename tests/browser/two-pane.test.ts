@@ -226,6 +226,8 @@ describe("the list beside the open note", () => {
       await paneRows(page).first().waitFor();
       const title = page.locator("#note-title");
       await title.fill("Groceries for Sunday");
+      // The row shows the title as typed at once, in its old place (the oldest note, last), before the list is read again.
+      await expect.poll(() => paneRows(page).locator(".note-title").allTextContents().then((titles) => titles.at(-1))).toBe("Groceries for Sunday");
       await waitForSaved(page);
       // Esc in the title goes to the note's row too.
       await page.keyboard.press("Escape");
