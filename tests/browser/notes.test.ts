@@ -34,6 +34,14 @@ describe("notes in the browser", () => {
     await editorBody(page).waitFor();
     // A new note starts with its title selected: typing replaces "Untitled".
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("note-title");
+    // The empty body's placeholder starts at the left, where typing starts, not at the far edge.
+    const empty = await editorBody(page).locator(".bn-block-content").first().evaluate((block) => {
+      const inline = block.querySelector(".bn-inline-content")!.getBoundingClientRect();
+      const box = block.getBoundingClientRect();
+      return { placeholderFrom: inline.right - box.left, width: box.width, placeholder: getComputedStyle(block, "::after").content };
+    });
+    expect(empty.placeholder, "the placeholder is shown").not.toMatch(/^(none|normal)$/);
+    expect(empty.placeholderFrom).toBeLessThan(empty.width / 4);
     await page.keyboard.type("Trip to Lisbon");
     await page.keyboard.press("Enter");
     await page.keyboard.type("# Packing list");
