@@ -132,13 +132,15 @@ export function NotesSplit({ refreshed, children }: { refreshed: number; childre
     <Context.Provider value={context}>
       <div className="notes-split">
         <nav className="notes-pane" aria-label="Your notes">
-          {twoPane ? <PaneList
+          {twoPane ? (
+            <PaneList
               openId={openId}
               noteReady={readyId === openId}
               typedTitle={typedTitle?.id === openId ? typedTitle.title : null}
               reload={`${refreshed}:${changes}`}
               onOpen={open}
-            /> : null}
+            />
+          ) : null}
         </nav>
         <div className="notes-split-note">{children}</div>
       </div>
