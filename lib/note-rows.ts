@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { previewText } from "@/lib/editor/content-text";
 import { noteExcerpt, type ExcerptPart } from "@/lib/notes/excerpt";
+import { listNotes, type ListNotesOptions } from "@/lib/notes/queries";
 import type { TNote } from "@/lib/notes/schemas";
 import { highlightNotes, type NoteHighlight } from "@/lib/notes/snippet";
 import { notesLastChangedByAgent } from "@/lib/revisions/queries";
@@ -30,12 +31,34 @@ function toNoteRow(note: TNote, highlight: NoteHighlight | undefined, agent: boo
   };
 }
 
+/** What every list of notes shows: the pinned notes first, then the rest (paged), under the same filters, as rows, each group with its total. */
+export type NoteRowGroups = { pinned: NoteRow[]; pinnedTotal: number; others: NoteRow[]; othersTotal: number };
+
+/**
+ * The list as the notes page and the list beside an open note show it: up
+ * to `pinnedLimit` pinned notes (0: only their count, for a later page), then
+ * a page of the rest, under the same search (best matches first), tag and
+ * order.
+ */
+export async function listNoteRowGroups(
+  db: Db,
+  { userId, search, tagId, sort, pinnedLimit, limit, offset }: Pick<ListNotesOptions, "userId" | "search" | "tagId" | "sort" | "limit" | "offset"> & { pinnedLimit: number },
+): Promise<NoteRowGroups> {
+  const filters = { userId, search, tagId, sort };
+  const [pinned, others] = await Promise.all([
+    listNotes(db, { ...filters, pinned: true, limit: Math.max(pinnedLimit, 1), offset: 0 }),
+    listNotes(db, { ...filters, pinned: false, limit, offset }),
+  ]);
+  const [pinnedRows, otherRows] = await noteRows(db, { userId, groups: [pinned.notes.slice(0, pinnedLimit), others.notes], search });
+  return { pinned: pinnedRows, pinnedTotal: pinned.total, others: otherRows, othersTotal: others.total };
+}
+
 /**
  * Groups of notes (pinned, the rest) as rows: with a search, titles and
  * text around the first match are marked; one query finds the notes an agent
  * changed last across every group.
  */
-export async function noteRows<const Groups extends readonly TNote[][]>(
+async function noteRows<const Groups extends readonly TNote[][]>(
   db: Db,
   { userId, groups, search }: { userId: string; groups: Groups; search?: string },
 ): Promise<{ [Group in keyof Groups]: NoteRow[] }> {

@@ -241,6 +241,7 @@ function PaneList({
       ? rows
       : rows.map((row) => (row.id === openId && row.title.map((part) => part.text).join("") !== typedTitle ? { ...row, title: [{ text: typedTitle, match: false }] } : row));
   const shown = notes ? notes.pinned.length + notes.others.length : 0;
+  const total = notes ? notes.pinnedTotal + notes.othersTotal : 0;
   const allHref = `/notes${search || tag ? `?${new URLSearchParams({ ...(search ? { q: search } : {}), ...(tag ? { tag } : {}) })}` : ""}`;
 
   return (
@@ -286,7 +287,7 @@ function PaneList({
         ) : (
           <>
             <p className="sr-only" aria-live="polite">
-              {loaded.total} {loaded.total === 1 ? "note" : "notes"}
+              {total} {total === 1 ? "note" : "notes"}
               {search ? ` match “${search}”` : ""}
             </p>
             {loaded.pinned.length > 0 ? (
@@ -300,9 +301,9 @@ function PaneList({
               </>
             ) : null}
             {loaded.others.length > 0 ? <NoteList rows={withTypedTitle(loaded.others)} now={now} kind="pane-row" current={openId} onOpen={onOpen} /> : null}
-            {loaded.total > shown ? (
+            {total > shown ? (
               <p className="result-summary notes-pane-more">
-                <Link href={allHref}>All {loaded.total} notes</Link>
+                <Link href={allHref}>All {total} notes</Link>
               </p>
             ) : null}
           </>

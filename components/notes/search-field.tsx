@@ -3,6 +3,7 @@
 import type { Ref } from "react";
 import { SEARCH_INPUT_ID } from "@/components/shell/keyboard-shortcuts";
 import { SearchIcon, XIcon } from "@/components/ui/icons";
+import { SEARCH_MAX } from "@/lib/notes/schemas";
 
 /**
  * The notes' search box (the notes page's, the list's beside an open note):
@@ -46,6 +47,7 @@ export function SearchField({
         autoComplete="off"
         spellCheck={false}
         value={value}
+        maxLength={SEARCH_MAX}
         aria-keyshortcuts="/ Control+K Meta+K"
         aria-describedby={helpId}
         onChange={(event) => onValueChange(event.target.value)}

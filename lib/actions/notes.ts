@@ -15,10 +15,10 @@ import { AppError, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { parseNoteEtag } from "@/lib/notes/etag";
 import { createNote, deleteNote, discardEmptyNote, updateNote } from "@/lib/notes/mutations";
-import { NOTE_TITLE_MAX, ZNoteSchema, ZNotesPageQuerySchema, ZUpdateNoteSchema, type TNote } from "@/lib/notes/schemas";
+import { NOTE_TITLE_MAX, ZListNotesQuerySchema, ZNoteSchema, ZUpdateNoteSchema, type TNote } from "@/lib/notes/schemas";
 import { listTagsWithNoteCounts, type TagWithCount } from "@/lib/tags/queries";
-import { getNoteOrThrow, listNotes } from "@/lib/notes/queries";
-import { noteRows, type NoteRow } from "@/lib/note-rows";
+import { getNoteOrThrow } from "@/lib/notes/queries";
+import { listNoteRowGroups, type NoteRowGroups } from "@/lib/note-rows";
 import { personAuthor } from "@/lib/db/author";
 import { toPlainJson, toStorableString } from "@/lib/storable-text";
 import { restoreRevision } from "@/lib/revisions/mutations";
@@ -198,31 +198,32 @@ export async function loadNoteAction(id: string): Promise<EditorNote | null> {
 /** How many notes of each group (pinned, the rest) the pane beside an open note lists; the notes page has them all. */
 const PANE_NOTES_MAX = 50;
 
-export type NotesPane = { pinned: NoteRow[]; others: NoteRow[]; total: number; tags: TagWithCount[] };
+export type NotesPane = NoteRowGroups & { tags: TagWithCount[] };
+
+const ZPaneQuerySchema = z.object({ q: ZListNotesQuerySchema.shape.search, tag: ZListNotesQuerySchema.shape.tagId });
 
 /**
- * The notes for the list beside an open note (desktop): pinned first, then
- * the rest, most recently updated first, or with a search the best matches
- * first, as the notes page lists them; as rows of text only, whatever the
- * notes' sizes. A malformed search or tag lists every note, as the page does.
+ * The notes for the list beside an open note (desktop), as the notes page
+ * lists them (listNoteRowGroups): pinned first, then the rest, most recently
+ * updated first, or with a search the best matches first; as rows of text
+ * only, whatever the notes' sizes.
  */
 export async function listPaneNotesAction(raw: { q?: string; tag?: string }): Promise<({ ok: true } & NotesPane) | { ok: false; message: string }> {
   const user = await getCurrentUser();
   if (!user) return { ok: false, message: signedOut.message };
-  const { q: search, tag: tagId } = ZNotesPageQuerySchema.pick({ q: true, tag: true }).safeParse(raw).data ?? {};
+  const parsed = ZPaneQuerySchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, message: `Your notes could not be listed: ${describeIssue(parsed.error)}.` };
+  const { q: search, tag: tagId } = parsed.data;
   try {
     const db = await getDb();
-    const filters = { userId: user.id, search, tagId, sort: search ? ("relevance" as const) : ("updated" as const), limit: PANE_NOTES_MAX, offset: 0 };
-    const [pinned, others, tags] = await Promise.all([
-      listNotes(db, { ...filters, pinned: true }),
-      listNotes(db, { ...filters, pinned: false }),
+    const [groups, tags] = await Promise.all([
+      listNoteRowGroups(db, { userId: user.id, search, tagId, sort: "relevance", pinnedLimit: PANE_NOTES_MAX, limit: PANE_NOTES_MAX, offset: 0 }),
       listTagsWithNoteCounts(db, { userId: user.id }),
     ]);
-    const [pinnedRows, otherRows] = await noteRows(db, { userId: user.id, groups: [pinned.notes, others.notes], search });
-    return { ok: true, pinned: pinnedRows, others: otherRows, total: pinned.total + others.total, tags };
+    return { ok: true, ...groups, tags };
   } catch (err) {
     const reference = randomUUID().slice(0, 8);
-    log.error("notes.pane_failed", { reference, cause: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+    log.error("notes.pane_failed", { reference, userId: user.id, cause: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
     return { ok: false, message: `Your notes could not be listed: the server failed (reference ${reference}).` };
   }
 }

@@ -14,7 +14,7 @@ export const queryInt = (min: number, max: number, fallback: number) =>
     .default(fallback);
 
 export const NOTE_TITLE_MAX = 500;
-const SEARCH_MAX = 1000;
+export const SEARCH_MAX = 1000;
 const LIST_LIMIT_MAX = 500;
 const LIST_LIMIT_DEFAULT = 100;
 

@@ -15,8 +15,7 @@ import { requireUser } from "@/lib/auth/current-user";
 import { discardNewNoteAction } from "@/lib/actions/notes";
 import { getDb } from "@/lib/db/client";
 import { LEFT_NEW_NOTE_COOKIE, parseLeftNewNote } from "@/lib/notes/left-new-note";
-import { listNotes } from "@/lib/notes/queries";
-import { noteRows } from "@/lib/note-rows";
+import { listNoteRowGroups } from "@/lib/note-rows";
 import { ZNotesPageQuerySchema } from "@/lib/notes/schemas";
 import { listTagsWithNoteCounts } from "@/lib/tags/queries";
 import { findTrashedNoteTitle } from "@/lib/trash/queries";
@@ -61,18 +60,13 @@ export default async function NotesPage({ searchParams }: { searchParams: Search
   const user = await requireUser(returnTo);
   const db = await getDb();
   await discardLeftNewNote();
-  // The same list twice, under the same filters: pinned notes first, then the rest, which pages.
-  const filters = { userId: user.id, search: query || undefined, sort, tagId };
-  const [pinnedList, { notes, total: restTotal }, tags, trashedTitle] = await Promise.all([
+  const [{ pinned: pinnedRows, pinnedTotal, others: rows, othersTotal: restTotal }, tags, trashedTitle] = await Promise.all([
     // Later pages show only the rest, but count the pinned notes too.
-    listNotes(db, { ...filters, pinned: true, limit: page === 1 ? PINNED_MAX : 1, offset: 0 }),
-    listNotes(db, { ...filters, pinned: false, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
+    listNoteRowGroups(db, { userId: user.id, search: query || undefined, sort, tagId, pinnedLimit: page === 1 ? PINNED_MAX : 0, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
     listTagsWithNoteCounts(db, { userId: user.id }),
     trashed ? findTrashedNoteTitle(db, { id: trashed, userId: user.id }) : null,
   ]);
-  const pinned = page === 1 ? pinnedList.notes : [];
-  const [pinnedRows, rows] = await noteRows(db, { userId: user.id, groups: [pinned, notes], search: query || undefined });
-  const total = pinnedList.total + restTotal;
+  const total = pinnedTotal + restTotal;
   const activeTag = tags.find((tag) => tag.id === tagId);
   const filtered = Boolean(query || tagId);
   const now = Date.now();
@@ -88,7 +82,7 @@ export default async function NotesPage({ searchParams }: { searchParams: Search
         <TagFilter tags={tags} activeTagId={tagId} query={query} />
       </div>
 
-      {pinned.length + notes.length > 0 ? (
+      {pinnedRows.length + rows.length > 0 ? (
         <>
           <div className="result-summary-row">
             <p className="result-summary" aria-live="polite">
@@ -96,23 +90,23 @@ export default async function NotesPage({ searchParams }: { searchParams: Search
             </p>
             {query ? <SortChoice query={query} tagId={tagId} sort={sort} /> : null}
           </div>
-          {pinned.length > 0 ? (
+          {pinnedRows.length > 0 ? (
             <section className="note-group" aria-labelledby="pinned-notes-heading">
               <h2 id="pinned-notes-heading" className="note-group-title">
                 <PinIcon size={14} />
                 Pinned
               </h2>
               <NoteList rows={pinnedRows} now={now} label="Pinned notes" />
-              {pinnedList.total > pinned.length ? (
+              {pinnedTotal > pinnedRows.length ? (
                 <p className="result-summary">
-                  The {pinned.length} most recently updated of {pinnedList.total} pinned notes.
+                  The {pinnedRows.length} most recently updated of {pinnedTotal} pinned notes.
                 </p>
               ) : null}
             </section>
           ) : null}
-          {notes.length > 0 ? (
-            <section className="note-group" aria-labelledby={pinned.length > 0 ? "other-notes-heading" : undefined}>
-              {pinned.length > 0 ? (
+          {rows.length > 0 ? (
+            <section className="note-group" aria-labelledby={pinnedRows.length > 0 ? "other-notes-heading" : undefined}>
+              {pinnedRows.length > 0 ? (
                 <h2 id="other-notes-heading" className="note-group-title">
                   Others
                 </h2>
