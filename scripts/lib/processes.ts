@@ -243,33 +243,43 @@ export type ServerProcess = {
  * own loopback URL) and BETTER_AUTH_SECRET (a fresh random one), unless `env`
  * says otherwise.
  */
-export async function startServerProcess(env: Record<string, string | undefined>, options: { nodeArgs?: string[] } = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string | undefined>,
+  options: { nodeArgs?: string[]; dev?: boolean } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const distDir = env.NEXT_DIST_DIR ?? process.env.NEXT_DIST_DIR ?? ".next";
-  const args = [...(options.nodeArgs ?? []), ...serverEntryArgs(ROOT, distDir)];
+  // `next dev` (what npm run dev runs, React's Strict Mode included) builds into a folder of its own, kept for the next run.
+  const devDir = options.dev ? ".next-browser-dev" : null;
+  const distDir = devDir ?? env.NEXT_DIST_DIR ?? process.env.NEXT_DIST_DIR ?? ".next";
+  const args = devDir
+    ? [path.join(ROOT, "node_modules/next/dist/bin/next"), "dev", "-p", String(port), "-H", "127.0.0.1"]
+    : [...(options.nodeArgs ?? []), ...serverEntryArgs(ROOT, distDir)];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
       ...SERVER_ENV,
       ...process.env,
-      NODE_ENV: "production",
+      NODE_ENV: devDir ? "development" : "production",
       APP_URL: url,
       BETTER_AUTH_SECRET: randomBytes(32).toString("base64"),
       PORT: String(port),
       HOSTNAME: "127.0.0.1",
       ...env,
+      ...(devDir ? { NEXT_DIST_DIR: devDir } : {}),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output = collectOutput(child);
+  const stop = () => stopChild(child);
   try {
-    await waitForHttp(`${url}${API_INDEX_PATH}`, { child, output, timeoutMs: 60_000 });
+    // A dev server compiles the route on this first request.
+    await waitForHttp(`${url}${API_INDEX_PATH}`, { child, output, timeoutMs: devDir ? 300_000 : 60_000 });
   } catch (error) {
-    await stopChild(child);
+    await stop();
     throw error;
   }
-  return { url, pid: child.pid!, output, stop: () => stopChild(child) };
+  return { url, pid: child.pid!, output, stop };
 }
 
 /** Whether a process with this pid exists (signal 0 probes without signalling). */
