@@ -1,7 +1,6 @@
 import type { ReactNode } from "react";
 import { AppHeader } from "@/components/shell/app-header";
 import { KeyboardShortcuts } from "@/components/shell/keyboard-shortcuts";
-import { SettleLeftNewNote } from "@/components/shell/settle-left-new-note";
 import { NewNoteOutlet, NewNoteProvider } from "@/components/shell/new-note";
 import { getCurrentUser } from "@/lib/auth/current-user";
 
@@ -17,7 +16,6 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         <AppHeader email={user.email} />
-        <SettleLeftNewNote />
         <main id="main">
           <NewNoteOutlet>{children}</NewNoteOutlet>
         </main>

@@ -7,7 +7,6 @@ import type { BlockOp, BlockPlace, MergeBlock } from "@/lib/editor/merge";
 import { LIVE_CHECK_MS, toEditorNote, type EditorNote } from "@/lib/notes/editor-types";
 import { noteEtag, parseNoteEtag } from "@/lib/notes/etag";
 import type { TNote } from "@/lib/notes/schemas";
-import type { TTag } from "@/lib/tags/schemas";
 
 /** A check that gets no answer in this time is dropped; the next one asks again. */
 const CHECK_TIMEOUT_MS = 10_000;
@@ -41,7 +40,8 @@ export function useLiveNote({
     // The newest version already handed on: while the person decides about it, it is not fetched again.
     let handed = 0;
     const check = async () => {
-      if (stopped || checking || document.visibilityState !== "visible" || busy()) return;
+      // A new note nothing has saved yet: there is nothing elsewhere to be newer.
+      if (stopped || checking || document.visibilityState !== "visible" || busy() || version() === 0) return;
       checking = true;
       try {
         const res = await fetch(pathTo(NOTE_PATH, { id: noteId }), {
@@ -126,14 +126,4 @@ export function applyToEditor(editor: NoteBlockEditor, ops: readonly BlockOp[]):
       }
     }
   });
-}
-
-/** Tags merged three ways: their tags, plus the ones the person added, minus the ones the person removed. */
-export function mergeTags(base: readonly TTag[], mine: readonly TTag[], theirs: readonly TTag[]): TTag[] {
-  const ids = (tags: readonly TTag[]) => new Set(tags.map((tag) => tag.id));
-  const [baseIds, mineIds] = [ids(base), ids(mine)];
-  const added = mine.filter((tag) => !baseIds.has(tag.id));
-  const removed = new Set(base.filter((tag) => !mineIds.has(tag.id)).map((tag) => tag.id));
-  const merged = [...theirs, ...added.filter((tag) => !ids(theirs).has(tag.id))].filter((tag) => !removed.has(tag.id));
-  return merged.sort((a, b) => a.name.localeCompare(b.name));
 }

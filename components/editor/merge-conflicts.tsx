@@ -1,8 +1,6 @@
-import type { BlockConflict } from "@/lib/editor/merge";
+import type { MergeChoice } from "@/lib/notes/editor-session";
 import { contentToText } from "@/lib/editor/content-text";
 
-/** What was merged that the person has to pick: a block (see lib/editor/merge.ts) or the title, both changed here and elsewhere. */
-export type MergeChoice = { key: string; conflict: BlockConflict } | { key: "title"; title: { mine: string; theirs: string } };
 
 export type ChoiceAction = "theirs" | "both" | "mine";
 

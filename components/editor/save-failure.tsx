@@ -1,5 +1,4 @@
 import { ChoiceBanner } from "@/components/editor/choice-banner";
-import type { NoteDraft } from "@/components/editor/note-draft";
 import type { SaveFailure } from "@/lib/notes/editor-session";
 import { RelativeTime } from "@/components/ui/relative-time";
 
@@ -64,13 +63,17 @@ export function SaveFailureAlert({
 
 /** Unsaved changes from an earlier visit, restored from this browser into the editor. */
 export function DraftBanner({
-  draft,
+  savedAt,
+  reason,
   changedSince,
   now,
   onSave,
   onDiscard,
 }: {
-  draft: NoteDraft;
+  /** When the changes were kept in this browser. */
+  savedAt: string;
+  /** Why they were not saved, if a save was refused. */
+  reason: string | undefined;
   /** The note was saved elsewhere after these changes were made. */
   changedSince: boolean;
   now: number;
@@ -87,12 +90,12 @@ export function DraftBanner({
       consequences="“Discard them” shows the note as it was last saved and removes these changes from this browser."
     >
       <p>
-        Changes you made <RelativeTime iso={draft.savedAt} now={now} /> were never saved, so this browser kept them. They are shown below, still
+        Changes you made <RelativeTime iso={savedAt} now={now} /> were never saved, so this browser kept them. They are shown below, still
         unsaved.
       </p>
-      {draft.reason ? (
+      {reason ? (
         <p>
-          Reason: <span data-testid="draft-reason">{draft.reason}</span>
+          Reason: <span data-testid="draft-reason">{reason}</span>
         </p>
       ) : null}
       {changedSince ? <p>The note was changed elsewhere since then: saving asks you which version to keep.</p> : null}

@@ -15,8 +15,9 @@ const LABELS: Record<SaveStatus, string> = {
  * is a button that brings the alert with the reason into view: the bar stays
  * on screen, the alert may be far above after a long paste.
  */
-export function SaveStatusIndicator({ status, failure }: { status: SaveStatus; failure: SaveFailure | null }) {
-  const label = <span data-testid="save-status">{LABELS[status]}</span>;
+export function SaveStatusIndicator({ status, failure, stored }: { status: SaveStatus; failure: SaveFailure | null; stored: boolean }) {
+  // A new note nothing was typed in yet is not stored at all: its first save makes it.
+  const label = <span data-testid="save-status">{status === "saved" && !stored ? "New note" : LABELS[status]}</span>;
   return (
     <span role="status" aria-live="polite">
       {status === "error" && failure ? (

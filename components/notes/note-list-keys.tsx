@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, type ReactNode } from "react";
-import { SEARCH_INPUT_ID } from "@/components/shell/keyboard-shortcuts";
+import { SEARCH_INPUT_ID } from "@/components/notes/search-field";
 
 /**
  * Up and down arrows move between the notes matching `rows` (every list of

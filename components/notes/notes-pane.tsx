@@ -5,7 +5,7 @@ import { usePathname } from "next/navigation";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { NoteList } from "@/components/notes/note-list";
 import { SearchField } from "@/components/notes/search-field";
-import { SEARCH_INPUT_ID } from "@/components/shell/keyboard-shortcuts";
+import { SEARCH_INPUT_ID } from "@/components/notes/search-field";
 import { PinIcon } from "@/components/ui/icons";
 import { listPaneNotesAction, type NotesPane as PaneNotes } from "@/lib/actions/notes";
 import type { NoteRow } from "@/lib/note-rows";

@@ -2,8 +2,7 @@
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useRef, useState, useTransition } from "react";
-import { FOCUS_SEARCH_FLAG } from "@/components/shell/keyboard-shortcuts";
-import { SearchField } from "@/components/notes/search-field";
+import { FOCUS_SEARCH_FLAG, SearchField } from "@/components/notes/search-field";
 
 const DEBOUNCE_MS = 120;
 

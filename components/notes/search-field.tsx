@@ -1,9 +1,13 @@
 "use client";
 
 import type { Ref } from "react";
-import { SEARCH_INPUT_ID } from "@/components/shell/keyboard-shortcuts";
 import { SearchIcon, XIcon } from "@/components/ui/icons";
 import { SEARCH_MAX } from "@/lib/notes/schemas";
+
+/** The notes search box (the notes page's, or the list's beside a note): / and Ctrl+K focus it. */
+export const SEARCH_INPUT_ID = "note-search";
+/** Set before navigating to /notes so its search box takes the focus once it mounts. */
+export const FOCUS_SEARCH_FLAG = "notes:focus-search";
 
 /**
  * The notes' search box (the notes page's, the list's beside an open note):

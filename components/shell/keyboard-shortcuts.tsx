@@ -2,11 +2,9 @@
 
 import { useRouter } from "next/navigation";
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { FOCUS_SEARCH_FLAG, SEARCH_INPUT_ID } from "@/components/notes/search-field";
 import { useNewNote } from "@/components/shell/new-note";
 
-/** Set before navigating to /notes so its search box takes the focus once it mounts. */
-export const FOCUS_SEARCH_FLAG = "notes:focus-search";
-export const SEARCH_INPUT_ID = "note-search";
 
 const ShortcutsContext = createContext<{ showHelp: () => void }>({ showHelp: () => {} });
 export const useShortcuts = () => useContext(ShortcutsContext);

@@ -7,8 +7,8 @@ import { createNoteAction } from "@/lib/actions/notes";
 
 function SubmitButton({ label, showShortcut, compact }: { label: string; showShortcut: boolean; compact: boolean }) {
   const { pending: posted } = useFormStatus();
-  const { start, creating } = useNewNote();
-  const pending = posted || creating;
+  const { start, opening } = useNewNote();
+  const pending = posted || opening;
   return (
     <button
       type="submit"
@@ -23,7 +23,7 @@ function SubmitButton({ label, showShortcut, compact }: { label: string; showSho
       }}
     >
       <PlusIcon />
-      <span className={compact ? "hide-sm" : undefined}>{pending ? "Creating…" : label}</span>
+      <span className={compact ? "hide-sm" : undefined}>{posted ? "Opening…" : label}</span>
       {showShortcut ? (
         // The key is drawn by CSS (kbd[data-key]): the button's name stays its visible words, and aria-keyshortcuts says the key.
         <kbd className="hide-sm" aria-hidden="true" data-key="N" />

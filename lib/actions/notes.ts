@@ -14,7 +14,7 @@ import { contentTooLargeMessage, NEW_NOTE_PARAM, toEditorNote, UNTITLED, type De
 import { AppError, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { parseNoteEtag } from "@/lib/notes/etag";
-import { createNote, deleteNote, discardEmptyNote, updateNote } from "@/lib/notes/mutations";
+import { createNote, deleteNote, updateNote } from "@/lib/notes/mutations";
 import { NOTE_TITLE_MAX, ZListNotesQuerySchema, ZNoteSchema, ZUpdateNoteSchema, type TNote } from "@/lib/notes/schemas";
 import { listTagsWithNoteCounts, type TagWithCount } from "@/lib/tags/queries";
 import { getNoteOrThrow } from "@/lib/notes/queries";
@@ -26,40 +26,20 @@ import { getRevisionOrThrow, listRevisionChanges, listRevisions, type RevisionCh
 import { ZListRevisionsQuerySchema, type TRevision, type TRevisionList } from "@/lib/revisions/schemas";
 
 /**
- * Creates an empty note and opens it, marked new: the editor deletes it again
- * if the person leaves without writing anything (see NoteEditor).
+ * "New note" before the page has hydrated (the form's own submit): opens a new
+ * note's address. Nothing is stored until its first save (saveNoteAction).
  */
 export async function createNoteAction(): Promise<void> {
-  const user = await getCurrentUser();
-  if (!user) redirect("/sign-in");
-  const { note } = await createNote(await getDb(), { userId: user.id, author: personAuthor(user), input: { title: UNTITLED, content: [], contentText: "" } });
-  redirect(`/notes/${note.id}?${NEW_NOTE_PARAM}=1`);
-}
-
-type StartNoteResult = { ok: true; id: string; version: number } | { ok: false; message: string };
-
-/**
- * Creates an empty note for "New note" in a running page, which takes typing
- * at once and opens the note once it exists (see NewNoteProvider); the form
- * falls back to createNoteAction before the page has hydrated.
- */
-export async function startNoteAction(): Promise<StartNoteResult> {
-  const user = await getCurrentUser();
-  if (!user) return { ok: false, message: signedOut.message };
-  try {
-    const { note, version } = await createNote(await getDb(), { userId: user.id, author: personAuthor(user), input: { title: UNTITLED, content: [], contentText: "" } });
-    return { ok: true, id: note.id, version };
-  } catch (err) {
-    const reference = randomUUID().slice(0, 8);
-    log.error("note.create_failed", { reference, code: err instanceof AppError ? err.code : undefined, cause: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
-    return { ok: false, message: `The note could not be made: the server failed (reference ${reference}). What you typed is still here; try again.` };
-  }
+  redirect(`/notes/${randomUUID()}?${NEW_NOTE_PARAM}=1`);
 }
 
 const ZSaveNoteSchema = z.object({
   id: z.guid(),
-  /** The version the editor's text is based on: the write happens only if the note is still there. */
-  version: z.number().int().min(1),
+  /**
+   * The version the editor's text is based on: the write happens only if the
+   * note is still there. 0 for a new note: this save creates it, with `id`.
+   */
+  version: z.number().int().min(0),
   /** The editor session the save comes from: the history joins saves into one version only within one (see personAuthor). */
   session: z.guid(),
   title: z.string().max(NOTE_TITLE_MAX * 2).optional(),
@@ -110,7 +90,11 @@ async function saveNote(raw: SaveNoteInput): Promise<SaveNoteResult> {
     pinned,
   });
   if (!update.success) return { ok: false, error: "invalid", message: refusalMessage(update.error) };
-  const saved = await updateNote(await getDb(), { id, userId: user.id, author: personAuthor(user, session), input: update.data, ifVersion: version });
+  const author = personAuthor(user, session);
+  const saved =
+    version === 0
+      ? await createNote(await getDb(), { userId: user.id, author, id, input: { ...update.data, title: update.data.title ?? UNTITLED, content: update.data.content ?? [], contentText: update.data.contentText ?? "" } })
+      : await updateNote(await getDb(), { id, userId: user.id, author, input: update.data, ifVersion: version });
   return { ok: true, version: saved.version, updatedAt: saved.note.updatedAt, tags: saved.note.tags };
 }
 
@@ -128,19 +112,6 @@ export async function deleteNoteAction(raw: { id: string; version: number }): Pr
   }
 }
 
-/** Removes a new note left untouched (see discardEmptyNote): it never reaches the trash. */
-export async function discardNewNoteAction(raw: { id: string; version: number }): Promise<{ discarded: boolean }> {
-  const user = await getCurrentUser();
-  const parsed = z.object({ id: z.guid(), version: z.number().int().min(1) }).safeParse(raw);
-  if (!user || !parsed.success) return { discarded: false };
-  try {
-    return { discarded: await discardEmptyNote(await getDb(), { id: parsed.data.id, userId: user.id, ifVersion: parsed.data.version }) };
-  } catch (err) {
-    log.error("note.discard_failed", { noteId: parsed.data.id, userId: user.id, cause: err instanceof Error ? err.message : String(err) });
-    return { discarded: false };
-  }
-}
-
 function writeFailure(err: unknown, event: string): SaveNoteResult & { ok: false } {
   if (isAppError(err, "NOTE_MODIFIED")) {
     const note = ZNoteSchema.parse(err.fields?.note) as TNote;
@@ -148,6 +119,10 @@ function writeFailure(err: unknown, event: string): SaveNoteResult & { ok: false
     return { ok: false, error: "conflict", current: toEditorNote(note, version) };
   }
   if (isAppError(err, "NOTE_NOT_FOUND")) return notFound;
+  // A new note's id another account (or the trash) holds: never said whose.
+  if (isAppError(err, "NOTE_EXISTS")) {
+    return { ok: false, error: "invalid", message: "This note could not be created: its id is already in use. Copy your text into a new note." };
+  }
   if (err instanceof AppError && err.status < 500) {
     // The data layer refused the note itself (a content limit, say): the same save would be refused again.
     const details = (err.fields?.details ?? null) as { formErrors?: string[]; fieldErrors?: Record<string, string[]> } | null;

@@ -1,13 +1,20 @@
-import type { EditorNote } from "@/lib/notes/editor-types";
+import { contentToText } from "@/lib/editor/content-text";
+import { unshowableBody } from "@/lib/editor/document";
+import type { BlockConflict } from "@/lib/editor/merge";
+import { UNTITLED, type EditorNote } from "@/lib/notes/editor-types";
 import type { TTag } from "@/lib/tags/schemas";
 
 /**
- * One open note's saving, as a value: what is changed and not sent, the save
- * on its way, the version saves are conditional on, and why saving waits
- * (a conflict, a refusal, a lost connection). Every step is an event through
- * `editorSessionReducer`; the browser parts (timers, the save request, the
- * draft in localStorage) live in components/editor/use-note-saver.ts and
- * only act on what the state says.
+ * One open note, as a value: what the page shows (title, tags, pin), what is
+ * changed and not sent, the save on its way, the version saves are
+ * conditional on, why saving waits (a conflict, a refusal, a lost
+ * connection), and the page's modes (a restored draft, a read-only body, the
+ * history or the delete dialog open). Every step is an event through
+ * `editorSessionReducer`; the browser parts (the block editor, timers, the
+ * save request, the draft in localStorage) live in
+ * components/editor/note-session.ts and only act on what the state says. The
+ * body is the block editor's own document once the editor exists; until then
+ * it is `body.content` here, the body the editor opens with.
  */
 
 export type SaveStatus = "saved" | "saving" | "offline" | "conflict" | "error";
@@ -28,10 +35,34 @@ export type SaveFailure = {
 export const NOTE_FIELDS = ["title", "content", "tags", "pinned"] as const;
 export type NoteField = (typeof NOTE_FIELDS)[number];
 export type Fields = Record<NoteField, boolean>;
+/** A note's values the page shows beside its body. */
+type NoteValues = { title: string; tags: TTag[]; pinned: boolean };
 /** Why saving waits for the person: until then changes are only kept in the browser. */
 type Hold = "conflict" | "signed_out" | "not_found" | "refused" | "stopped" | null;
 /** The note as the server has it at the version saves are conditional on: the base a write made elsewhere is merged against. */
-type NoteBase = { title: string; content: unknown; tags: TTag[]; pinned: boolean };
+type NoteBase = NoteValues & { content: unknown };
+
+/**
+ * Unsaved changes kept in this browser (localStorage, components/editor/note-draft.ts)
+ * until a save succeeds: only the fields that changed, and the version they were made on.
+ */
+export type NoteDraft = {
+  noteId: string;
+  baseVersion: number;
+  title?: string;
+  content?: unknown[];
+  tags?: TTag[];
+  pinned?: boolean;
+  savedAt: string;
+  /** Why the changes are not saved, if a save was refused. */
+  reason?: string;
+};
+
+/** What was merged that the person has to pick: a block (see lib/editor/merge.ts) or the title, both changed here and elsewhere. */
+export type MergeChoice = { key: string; conflict: BlockConflict } | { key: "title"; title: { mine: string; theirs: string } };
+
+/** Where the body is: on the page until the block editor exists (the body it opens with), then in the editor. */
+type Body = { in: "page"; content: unknown; contentText: string } | { in: "editor" };
 
 const everyField = (value: boolean) => Object.fromEntries(NOTE_FIELDS.map((field) => [field, value])) as Fields;
 const CLEAN = everyField(false);
@@ -45,11 +76,19 @@ const MAX_RETRY_MS = 30_000;
 const SERVER_RETRIES = 2;
 
 export type EditorSession = {
-  /** The note's version the next save is conditional on. */
+  noteId: string;
+  /** The note's version the next save is conditional on; 0 for a new note nothing has saved yet (its first save creates it). */
   version: number;
   /** Null when not known: unsaved changes from an earlier visit made on an older version. */
   base: NoteBase | null;
   updatedAt: string;
+  /** The title, tags and pin as the page shows them. */
+  values: NoteValues;
+  body: Body;
+  /** Tags the person can pick from. */
+  knownTags: TTag[];
+  /** The browser's draft was looked for: the body's editor may be made (with a restored body, if any). */
+  opened: boolean;
   /** Fields changed and not sent yet. */
   dirty: Fields;
   /** Fields of the save on its way (kept in the draft until it is answered); null when none is. */
@@ -68,11 +107,36 @@ export type EditorSession = {
   serverFailures: number;
   /** After the last answer: saving goes on by itself in this many ms; null when it waits for a change or the person. */
   again: number | null;
+  /** Unsaved changes from an earlier visit, shown again: when they were kept, and whether the note changed since. */
+  restored: { savedAt: string; changedSince: boolean } | null;
+  /**
+   * Why the body on screen is not the stored body as it is (blocks the editor
+   * does not know, shown as their text), or null. The body is read-only then
+   * (`bodyReadOnly`), until the person chooses to edit it as shown.
+   */
+  unshown: string | null;
+  editAsShown: boolean;
+  /** The stored text, when an API client changed it without the body (the editor shows the body). */
+  divergentText: string | null;
+  /** What a merge left for the person to pick. */
+  choices: MergeChoice[];
+  dialog: "history" | "delete" | null;
+  deleting: boolean;
+  /** Why the last delete or discard, or the last file added, did not go through. */
+  actionError: string | null;
+  uploadError: string | null;
 };
 
 export type EditorSessionEvent =
-  /** The person changed a field. */
+  /** The browser's draft was looked for as the page opened (null: none). Only the first counts: a remount finds the same. */
+  | { type: "opened"; draft: NoteDraft | null }
+  /** The block editor exists and holds the body from now on. */
+  | { type: "editor_ready" }
+  /** The person changed a field (the body, in the editor). */
   | { type: "changed"; field: NoteField }
+  /** The person changed the title, tags or pin. */
+  | { type: "edited"; values: Partial<NoteValues> }
+  | { type: "tag_created"; tag: TTag }
   /** The pending changes go out in one save. */
   | { type: "save_started" }
   /** The note as it is cannot be sent (too large): nothing left, saving waits. */
@@ -83,33 +147,64 @@ export type EditorSessionEvent =
   | { type: "save_offline" }
   /**
    * The note was written elsewhere first. `merged`: that write was merged
-   * into what is on screen (and `rebased` dispatched), so saving goes on.
+   * into what is on screen (`merged` dispatched), so saving goes on.
    */
   | { type: "save_conflicted"; current: EditorNote; merged: boolean }
   | { type: "save_failed"; error: "server" | "invalid" | "signed_out" | "not_found"; message: string }
-  /** A write made elsewhere was merged into what is on screen: saves are now conditional on it. */
-  | { type: "rebased"; current: EditorNote }
-  /** The person took the note as it is now, dropping what is unsaved here. */
+  /** A write made elsewhere was merged into the body on screen (block conflicts left to pick); the title, tags and pin merge here. */
+  | { type: "merged"; current: EditorNote; conflicts: BlockConflict[] }
+  /** The person took the note as it is now (`current`), dropping what is unsaved here. */
   | { type: "remote_accepted"; current: EditorNote }
   /** The person keeps theirs over the newer version. */
   | { type: "kept_mine" }
   /** A newer version that cannot be merged while something here is unsaved. */
   | { type: "conflict_shown"; current: EditorNote }
-  /** Unsaved changes from an earlier visit, found in this browser and shown again. */
-  | { type: "draft_restored"; baseVersion: number; fields: Fields; reason: string | undefined }
   /** The browser did or did not store the unsaved changes. */
   | { type: "draft_kept"; kept: boolean }
   /** The note is being deleted: nothing more is saved. */
   | { type: "stopped" }
   | { type: "resumed" }
   /** The person asks to try again. */
-  | { type: "retried" };
+  | { type: "retried" }
+  | { type: "choice_closed"; key: string }
+  | { type: "dialog"; dialog: EditorSession["dialog"] }
+  | { type: "delete_started" }
+  | { type: "delete_failed"; message: string | null }
+  | { type: "action_failed"; message: string }
+  | { type: "upload_failed"; message: string | null }
+  /** The editor could not load the body's blocks and shows its text: why. */
+  | { type: "body_unshown"; reason: string }
+  | { type: "edit_as_shown" }
+  /** The person chose between the formatted body and the text an API client stored without it. */
+  | { type: "divergent_settled" };
 
-export function initialEditorSession(note: Pick<EditorNote, "version" | "updatedAt" | "title" | "content" | "tags" | "pinned">): EditorSession {
+const normalize = (text: string) => text.replace(/\s+/g, " ").trim();
+
+/**
+ * The stored text when it is not the text of the stored body (an API client
+ * changed contentText without content): saving the body would replace it.
+ */
+function divergentTextOf(note: Pick<EditorNote, "content" | "contentText">): string | null {
+  // No text to keep (a body written without contentText): the next save writes the body's text, nothing is lost.
+  if (!Array.isArray(note.content) || note.content.length === 0 || !normalize(note.contentText)) return null;
+  return normalize(contentToText(note.content)) === normalize(note.contentText) ? null : note.contentText;
+}
+
+const valuesOf = (note: NoteValues): NoteValues => ({ title: note.title, tags: note.tags, pinned: note.pinned });
+const baseOf = (note: EditorNote): NoteBase => ({ ...valuesOf(note), content: note.content });
+const byName = (tags: TTag[]) => [...tags].sort((a, b) => a.name.localeCompare(b.name));
+const withTags = (known: TTag[], more: TTag[]) => byName([...known, ...more.filter((tag) => !known.some((other) => other.id === tag.id))]);
+
+export function initialEditorSession(note: EditorNote, knownTags: TTag[] = []): EditorSession {
   return {
+    noteId: note.id,
     version: note.version,
-    base: { title: note.title, content: note.content, tags: note.tags, pinned: note.pinned },
+    base: baseOf(note),
     updatedAt: note.updatedAt,
+    values: valuesOf(note),
+    body: { in: "page", content: note.content, contentText: note.contentText },
+    knownTags: withTags(knownTags, note.tags),
+    opened: false,
     dirty: CLEAN,
     sending: null,
     hold: null,
@@ -121,11 +216,85 @@ export function initialEditorSession(note: Pick<EditorNote, "version" | "updated
     retryMs: 0,
     serverFailures: 0,
     again: null,
+    restored: null,
+    unshown: unshowableBody(note.content),
+    editAsShown: false,
+    divergentText: divergentTextOf(note),
+    choices: [],
+    dialog: null,
+    deleting: false,
+    actionError: null,
+    uploadError: null,
   };
 }
 
 /** Something unsaved: changed here, or on its way and not answered. */
 export const hasUnsaved = (state: EditorSession) => anyField(state.dirty) || state.sending !== null;
+
+/** The body is shown only as its text and nothing typed may replace what is stored, until the person edits it as shown. */
+export const bodyReadOnly = (state: EditorSession) => state.unshown !== null && !state.editAsShown;
+
+const paragraphsOf = (text: string) => text.split("\n").map((line) => ({ type: "paragraph", content: line }));
+
+/**
+ * The body as the person sees it: the block editor's document once the
+ * editor holds the body, and before that the body it opens with (a restored
+ * draft's, or the note's). Saves and drafts take the body from here, so they
+ * never carry a body the person was not shown, nor an empty one for a body
+ * not yet in an editor.
+ */
+export function visibleBody(state: EditorSession, editorDocument: unknown[] | null): unknown[] {
+  const { body } = state;
+  if (body.in === "editor") {
+    if (!editorDocument) throw new Error("The body is in the block editor, and no editor document was given");
+    return editorDocument;
+  }
+  return Array.isArray(body.content) && body.content.length > 0 ? body.content : paragraphsOf(body.contentText);
+}
+
+/** The draft that keeps `fields` of what the page shows in the browser (the body being `body`, see visibleBody). */
+export function draftOf(state: EditorSession, fields: Fields, body: unknown[], savedAt: string): NoteDraft {
+  const { version, reason, values } = state;
+  return {
+    noteId: state.noteId,
+    baseVersion: version,
+    ...(fields.title ? { title: values.title } : {}),
+    ...(fields.tags ? { tags: values.tags } : {}),
+    ...(fields.pinned ? { pinned: values.pinned } : {}),
+    ...(fields.content ? { content: body } : {}),
+    savedAt,
+    ...(reason === undefined ? {} : { reason }),
+  };
+}
+
+/** JSON with object keys sorted, so a body compares equal however the database ordered its keys. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => {
+    if (item === null || typeof item !== "object" || Array.isArray(item)) return item;
+    return Object.fromEntries(Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  });
+}
+
+/** True when every field the draft holds is already what the saved note has (it was saved after all). */
+export function draftMatches(draft: NoteDraft, note: NoteBase): boolean {
+  if (draft.title !== undefined && (draft.title.trim() || UNTITLED) !== note.title) return false;
+  if (draft.pinned !== undefined && draft.pinned !== note.pinned) return false;
+  if (draft.tags !== undefined) {
+    const ids = (tags: TTag[]) => tags.map((tag) => tag.id).sort().join(",");
+    if (ids(draft.tags) !== ids(note.tags)) return false;
+  }
+  if (draft.content !== undefined && canonical(draft.content) !== canonical(note.content)) return false;
+  return true;
+}
+
+/** Tags merged three ways: their tags, plus the ones the person added, minus the ones the person removed. */
+function mergeTags(base: readonly TTag[], mine: readonly TTag[], theirs: readonly TTag[]): TTag[] {
+  const ids = (tags: readonly TTag[]) => new Set(tags.map((tag) => tag.id));
+  const [baseIds, mineIds, theirIds] = [ids(base), ids(mine), ids(theirs)];
+  const added = mine.filter((tag) => !baseIds.has(tag.id) && !theirIds.has(tag.id));
+  const removed = new Set(base.filter((tag) => !mineIds.has(tag.id)).map((tag) => tag.id));
+  return byName([...theirs, ...added].filter((tag) => !removed.has(tag.id)));
+}
 
 const withFailure = (state: EditorSession, failure: SaveFailure | null): EditorSession => ({ ...state, failure, reason: failure?.message });
 
@@ -135,23 +304,101 @@ const refuse = (state: EditorSession, failure: SaveFailure, hold: Hold = "refuse
 const rebase = (state: EditorSession, current: EditorNote): EditorSession => ({
   ...state,
   version: current.version,
-  base: { title: current.title, content: current.content, tags: current.tags, pinned: current.pinned },
+  base: baseOf(current),
   updatedAt: current.updatedAt,
+  knownTags: withTags(state.knownTags, current.tags),
 });
 
 /** The save on its way was answered without storing it: its fields are pending again. */
 const answered = (state: EditorSession): EditorSession => ({ ...state, dirty: unionFields(state.dirty, state.sending ?? CLEAN), sending: null, again: null });
 
+/** Fields changed by the person: pending, and saving shown unless it waits. */
+function changed(state: EditorSession, fields: readonly NoteField[]): EditorSession {
+  // A refused note that changed may be accepted now: one more try, after the pause.
+  const hold = state.hold === "refused" ? null : state.hold;
+  const status = hold || state.status === "offline" || state.status === "error" ? state.status : "saving";
+  // The same fields again, nothing else to say: the same state, so nothing renders again.
+  if (fields.every((field) => state.dirty[field]) && hold === state.hold && status === state.status) return state;
+  const dirty = { ...state.dirty };
+  for (const field of fields) dirty[field] = true;
+  return { ...state, dirty, hold, status };
+}
+
+/** The page shows the note as it is now (`current`), nothing unsaved. */
+function shown(state: EditorSession, current: EditorNote): EditorSession {
+  return {
+    ...withFailure(rebase(state, current), null),
+    values: valuesOf(current),
+    // An editor that exists is given the body by the page (NoteSession); until then it opens with it.
+    body: state.body.in === "editor" ? state.body : { in: "page", content: current.content, contentText: current.contentText },
+    dirty: CLEAN,
+    hold: null,
+    serverFailures: 0,
+    conflict: null,
+    status: "saved",
+    restored: null,
+    unshown: unshowableBody(current.content),
+    editAsShown: false,
+    divergentText: divergentTextOf(current),
+    choices: [],
+    actionError: null,
+  };
+}
+
+function opened(state: EditorSession, draft: NoteDraft | null): EditorSession {
+  if (state.opened) return state;
+  if (!draft || !state.base || draftMatches(draft, state.base)) return { ...state, opened: true };
+  const { values } = state;
+  return {
+    ...state,
+    opened: true,
+    values: { title: draft.title ?? values.title, tags: draft.tags ?? values.tags, pinned: draft.pinned ?? values.pinned },
+    knownTags: withTags(state.knownTags, draft.tags ?? []),
+    // The editor opens with the restored body; it comes from the editor, so it shows as it is.
+    ...(draft.content ? { body: { in: "page" as const, content: draft.content, contentText: "" }, unshown: null } : {}),
+    // Made on an older version than the page shows: what they changed from is not known here.
+    base: draft.baseVersion === state.version ? state.base : null,
+    version: draft.baseVersion,
+    dirty: { title: draft.title !== undefined, content: draft.content !== undefined, tags: draft.tags !== undefined, pinned: draft.pinned !== undefined },
+    hold: "refused",
+    reason: draft.reason,
+    status: "error",
+    restored: { savedAt: draft.savedAt, changedSince: draft.baseVersion !== state.version },
+    divergentText: null,
+  };
+}
+
+/** A write made elsewhere merged into what is on screen: each of title, tags and pin is theirs unless the person changed it. */
+function merged(state: EditorSession, current: EditorNote, conflicts: BlockConflict[]): EditorSession {
+  const { base, values: mine } = state;
+  if (!base) return state;
+  const values = {
+    title: mine.title === base.title ? current.title : mine.title,
+    tags: mergeTags(base.tags, mine.tags, current.tags),
+    pinned: mine.pinned === base.pinned ? current.pinned : mine.pinned,
+  };
+  const titleChoice: MergeChoice[] =
+    values.title !== current.title && current.title !== base.title ? [{ key: "title", title: { mine: values.title, theirs: current.title } }] : [];
+  const fresh = [...titleChoice, ...conflicts.map((conflict) => ({ key: `${conflict.kind}:${conflict.id}`, conflict }))];
+  const choices = [...state.choices.filter((choice) => !fresh.some((other) => other.key === choice.key)), ...fresh];
+  return { ...rebase(state, current), values, choices, divergentText: null };
+}
+
 export function editorSessionReducer(state: EditorSession, event: EditorSessionEvent): EditorSession {
   switch (event.type) {
-    case "changed": {
-      // A refused note that changed may be accepted now: one more try, after the pause.
-      const hold = state.hold === "refused" ? null : state.hold;
-      const status = hold || state.status === "offline" || state.status === "error" ? state.status : "saving";
-      // The same field again, nothing else to say: the same state, so nothing renders again.
-      if (state.dirty[event.field] && hold === state.hold && status === state.status) return state;
-      return { ...state, dirty: { ...state.dirty, [event.field]: true }, hold, status };
+    case "opened":
+      return opened(state, event.draft);
+    case "editor_ready":
+      return state.body.in === "editor" ? state : { ...state, body: { in: "editor" } };
+    case "changed":
+      return changed(state, [event.field]);
+    case "edited": {
+      const fields = (Object.keys(event.values) as (keyof NoteValues)[]).filter((field) => event.values[field] !== undefined);
+      if (fields.length === 0) return state;
+      return { ...changed(state, fields), values: { ...state.values, ...event.values } };
     }
+    case "tag_created":
+      return { ...state, knownTags: withTags(state.knownTags, [event.tag]) };
     case "save_started":
       // One save at a time, and none while saving waits or nothing changed.
       if (state.hold || state.sending || !anyField(state.dirty)) return state;
@@ -170,6 +417,7 @@ export function editorSessionReducer(state: EditorSession, event: EditorSessionE
         sending: null,
         retryMs: 0,
         serverFailures: 0,
+        restored: null,
       };
       // More changes arrived while this one was on its way: they go at once.
       return anyField(state.dirty) ? { ...next, again: 0 } : { ...next, status: "saved", again: null };
@@ -199,26 +447,15 @@ export function editorSessionReducer(state: EditorSession, event: EditorSessionE
       if (event.error === "invalid") return refuse(next, { kind: "refused", message: event.message, retrying: false });
       return refuse(next, { kind: event.error, message: event.message, retrying: false }, event.error);
     }
-    case "rebased":
-      return rebase(state, event.current);
+    case "merged":
+      return merged(state, event.current, event.conflicts);
     case "remote_accepted":
-      return { ...withFailure(rebase(state, event.current), null), dirty: CLEAN, hold: null, serverFailures: 0, conflict: null, status: "saved" };
+      return shown(state, event.current);
     case "kept_mine":
       if (!state.conflict) return state;
       return { ...rebase(state, state.conflict), dirty: ALL, hold: null, conflict: null };
     case "conflict_shown":
       return { ...state, hold: "conflict", conflict: event.current, status: "conflict" };
-    case "draft_restored":
-      return {
-        ...state,
-        // Made on an older version than the page shows: what they changed from is not known here.
-        base: event.baseVersion === state.version ? state.base : null,
-        version: event.baseVersion,
-        dirty: event.fields,
-        hold: "refused",
-        reason: event.reason,
-        status: "error",
-      };
     case "draft_kept":
       return event.kept === state.draftKept ? state : { ...state, draftKept: event.kept };
     case "stopped":
@@ -226,7 +463,25 @@ export function editorSessionReducer(state: EditorSession, event: EditorSessionE
     case "resumed":
       return { ...state, hold: null };
     case "retried":
-      return { ...withFailure(state, null), hold: null, serverFailures: 0, status: anyField(state.dirty) ? state.status : "saved" };
+      return { ...withFailure(state, null), hold: null, serverFailures: 0, status: anyField(state.dirty) ? state.status : "saved", restored: null };
+    case "choice_closed":
+      return { ...state, choices: state.choices.filter((choice) => choice.key !== event.key) };
+    case "dialog":
+      return { ...state, dialog: event.dialog };
+    case "delete_started":
+      return { ...state, deleting: true, actionError: null };
+    case "delete_failed":
+      return { ...state, deleting: false, dialog: null, actionError: event.message };
+    case "action_failed":
+      return { ...state, actionError: event.message };
+    case "upload_failed":
+      return { ...state, uploadError: event.message };
+    case "body_unshown":
+      return { ...state, unshown: event.reason };
+    case "edit_as_shown":
+      return { ...state, editAsShown: true };
+    case "divergent_settled":
+      return { ...state, divergentText: null };
   }
 }
 

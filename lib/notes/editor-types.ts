@@ -35,8 +35,16 @@ export type DeleteNoteResult = { ok: true } | SaveNoteResult & { ok: false };
  */
 export const LIVE_CHECK_MS = 2500;
 
-/** Query parameter that marks a note "New note" has just made (the editor removes it from the address). */
+/** Query parameter that marks a new note's address until its first save creates it (the editor then removes it). */
 export const NEW_NOTE_PARAM = "new";
+
+/** A new note, not stored until its first save: the id is made in the browser, the first save creates the note with it. */
+export function newEditorNote(id: string): EditorNote {
+  return { id, title: UNTITLED, content: [], contentText: "", pinned: false, tags: [], updatedAt: new Date().toISOString(), version: 0 };
+}
+
+/** What was typed into a new note before its editor existed, and where the caret was. */
+export type TypedDraft = { title: string; body: string; focus: "title" | "body"; selectionStart: number; selectionEnd: number };
 
 /** Title stored for a note whose title field is left empty. */
 export const UNTITLED = "Untitled";

@@ -1,7 +1,6 @@
 import { Prisma, queryRows, type Db, type DbClient, type Transaction } from "@/lib/db/client";
 import { ownedBy, ownedRow } from "@/lib/db/owner";
 import { writeTransaction } from "@/lib/db/transaction";
-import { UNTITLED } from "@/lib/notes/editor-types";
 import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError, withoutTitleLine } from "@/lib/editor/markdown";
 import { AppError, fieldDetails, noteNotFound } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
@@ -71,6 +70,13 @@ export type CreateNoteOptions = {
   author?: RevisionAuthor;
   input: TCreateNote | ResolvedBody<TCreateNote>;
   /**
+   * A new note's id, made by the browser: the editor's first save creates the
+   * note with it. The same note saved again (a retry whose answer was lost)
+   * answers the note as it is; another note of this account with the id is a
+   * 412 with that note; an id another account or the trash holds is a 409.
+   */
+  id?: string;
+  /**
    * A note coming back from the trash: its id, version and timestamps are
    * kept instead of new ones. Everything else (search columns, vocabulary,
    * tag links, counters) is written exactly as for a create.
@@ -79,10 +85,10 @@ export type CreateNoteOptions = {
 };
 
 /** Creates a note and its tag links in one transaction. */
-export async function createNote(db: Db, { userId, author, input }: CreateNoteOptions): Promise<VersionedNote> {
+export async function createNote(db: Db, { userId, author, input, id }: CreateNoteOptions): Promise<VersionedNote> {
   // Converted before the transaction opens, so no transaction waits on BlockNote.
   const resolved = await resolveMarkdownBody(input);
-  return writeTransaction(db, (tx) => insertNote(tx, { userId, input: resolved }), { lockUserId: userId, author });
+  return writeTransaction(db, (tx) => insertNote(tx, { userId, input: resolved, id }), { lockUserId: userId, author });
 }
 
 /**
@@ -93,19 +99,22 @@ export async function createNote(db: Db, { userId, author, input }: CreateNoteOp
  * tags are read after that lock, so a tag deleted meanwhile is simply not
  * attached.
  */
-export async function insertNote(tx: Transaction, { userId, input: given, keep }: Omit<CreateNoteOptions, "author">): Promise<VersionedNote> {
+export async function insertNote(tx: Transaction, { userId, input: given, keep, id: givenId }: Omit<CreateNoteOptions, "author">): Promise<VersionedNote> {
   const input = await resolveMarkdownBody(given);
   const tagIds = await ownedTagIds(tx, userId, input.tagIds);
   // One timestamp for both, so updatedAt equals createdAt on a new note.
   const now = new Date();
   // As writeNoteUpdate: one statement writes the row and returns the note's
   // wire form, built by the database (an untagged note's tags are `[]`).
+  const noteId = keep ? Prisma.sql`${keep.id}::uuid` : givenId ? Prisma.sql`${givenId}::uuid` : Prisma.sql`gen_random_uuid()`;
   const [inserted] = await queryRows<{ id: string; version: number; note: string }>(tx, Prisma.sql`
     INSERT INTO notes AS n (id, user_id, title, content, content_text, content_markdown, pinned, version, created_at, updated_at)
-    VALUES (${keep ? Prisma.sql`${keep.id}::uuid` : Prisma.sql`gen_random_uuid()`}, ${userId}::uuid, ${input.title},
+    SELECT ${noteId}, ${userId}::uuid, ${input.title},
       ${JSON.stringify(input.content ?? [])}::jsonb, ${input.contentText ?? ""}, ${input.content === undefined ? "" : (input.derivedMarkdown ?? null)},
-      ${input.pinned ?? false}, ${keep?.version ?? 1}, ${keep?.createdAt ?? now}, ${keep?.updatedAt ?? now})
+      ${input.pinned ?? false}, ${keep?.version ?? 1}, ${keep?.createdAt ?? now}, ${keep?.updatedAt ?? now}
+    ${givenId ? Prisma.sql`WHERE NOT EXISTS (SELECT 1 FROM trashed_notes t WHERE t.id = ${givenId}::uuid) ON CONFLICT (id) DO NOTHING` : Prisma.empty}
     RETURNING n.id::text AS id, n.version, ${NOTE_JSON}::text AS note`);
+  if (!inserted && givenId) return sameNoteOrThrow(tx, { id: givenId, userId, input, tagIds });
   const { id, version, note } = inserted!;
   if (tagIds.length === 0) return { note: JSON.parse(note) as TNote, version };
   // A new note's tag links can only follow its row, which recorded its first
@@ -217,25 +226,6 @@ export async function deleteNote(
 }
 
 /**
- * Removes, for good rather than to the trash, a note that is still exactly as
- * "New note" made it: at `ifVersion`, titled Untitled, with no text and no
- * tags. Anything else (a word typed, a tag, an agent's write) keeps it.
- * Returns whether it was removed.
- */
-export async function discardEmptyNote(db: Db, { id, userId, ifVersion }: { id: string; userId: string; ifVersion: number }): Promise<boolean> {
-  return writeTransaction(
-    db,
-    async (tx) =>
-      (await queryRows(tx, Prisma.sql`
-        DELETE FROM notes n
-        WHERE ${ownedRow(id, userId, "n")}${atVersionSql(ifVersion, "n.version")}
-          AND n.title = ${UNTITLED} AND n.content_text = '' AND NOT EXISTS (SELECT 1 FROM note_tags nt WHERE nt.note_id = n.id)
-        RETURNING 1`)).length > 0,
-    { lockUserId: userId },
-  );
-}
-
-/**
  * Locks the user's note for the rest of the transaction and returns its
  * version, checked against `ifVersion` when given: 404 when the note is not
  * the user's, 412 with the note as it is when it moved on.
@@ -245,6 +235,26 @@ export async function lockNoteAtVersion(tx: Transaction, { id, userId, ifVersion
     SELECT version FROM notes WHERE ${ownedRow(id, userId)}${atVersionSql(ifVersion)} FOR UPDATE`);
   if (!locked) throw await missingOrModified(tx, { id, userId });
   return locked.version;
+}
+
+/**
+ * A create with an id that is taken: the account's note with that id when it
+ * is exactly what was sent (the same save again), else 412 with it; 409 when
+ * the id is not this account's note (never saying whose).
+ */
+async function sameNoteOrThrow(
+  tx: Transaction,
+  { id, userId, input, tagIds }: { id: string; userId: string; input: ResolvedBody<TCreateNote>; tagIds: string[] },
+): Promise<VersionedNote> {
+  const [current] = await queryRows<{ version: number; note: string; same: boolean }>(tx, Prisma.sql`
+    SELECT n.version, ${NOTE_JSON}::text AS note,
+      n.title = ${input.title} AND n.content = ${JSON.stringify(input.content ?? [])}::jsonb AND n.pinned = ${input.pinned ?? false}
+        AND ARRAY(SELECT nt.tag_id::text FROM note_tags nt WHERE nt.note_id = n.id ORDER BY 1) = ${[...tagIds].sort()}::text[] AS same
+    FROM notes n WHERE ${ownedRow(id, userId, "n")}`);
+  if (!current) throw new AppError("NOTE_EXISTS");
+  const note = JSON.parse(current.note) as TNote;
+  if (current.same) return { note, version: current.version };
+  throw new AppError("NOTE_MODIFIED", { fields: { note }, headers: { ETag: noteEtag(current.version) } });
 }
 
 /** After a conditional write touched nothing: 404 when the note is gone, else 412 with the current note. */

@@ -1,10 +1,10 @@
-import type { Page, Request, Route } from "playwright-core";
+import type { Page, Route } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { screenshot, startBrowserStack, type BrowserStack } from "@/tests/helpers/browser";
 
 // Nothing typed is lost, at any speed: keys typed from the moment "New note"
 // is pressed land in the new note, in order, however slowly the server
-// creates it. Each trial clicks New note and types at once, as a person does
+// sends the new note's page. Each trial clicks New note and types at once, as a person does
 // who knows where the focus goes: the title, Enter, then the body.
 describe("typing straight after New note", () => {
   let stack: BrowserStack;
@@ -43,34 +43,28 @@ describe("typing straight after New note", () => {
   }
 
   /**
-   * Holds the request that creates the note (a server action posted from the
-   * notes list) until `release` is called: the server answers only once the
-   * person has typed everything.
+   * Holds the request for the new note's page (the router's fetch of
+   * /notes/<id>?new=1) until `release` is called: the page arrives only once
+   * the person has typed everything.
    */
-  async function holdCreate(): Promise<{ release: () => void; held: Promise<void>; answered: () => Promise<void>; stop: () => Promise<void> }> {
+  async function holdPage(): Promise<{ release: () => void; held: Promise<void>; stop: () => Promise<void> }> {
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
     let arrived = () => {};
     const held = new Promise<void>((resolve) => (arrived = resolve));
     /** The held request, until it has gone on to the server. */
     let holding: Promise<void> | null = null;
-    let request: Request | null = null;
-    const pattern = /\/notes(\?.*)?$/;
+    const pattern = /\/notes\/[0-9a-f-]{36}\?new=1/;
     const handler = async (route: Route) => {
-      if (route.request().method() !== "POST" || !route.request().headers()["next-action"]) return route.continue();
-      request = route.request();
+      if (route.request().method() !== "GET") return route.continue();
       arrived();
-      holding = released.then(() => route.continue());
+      holding = released.then(() => route.continue().catch(() => undefined));
       await holding;
     };
     await page.route(pattern, handler);
     return {
       release,
       held,
-      answered: async () => {
-        await held;
-        await request!.response();
-      },
       stop: async () => {
         await holding;
         await page.unroute(pattern, handler);
@@ -88,7 +82,7 @@ describe("typing straight after New note", () => {
       // The list is ready for a person: the button works and the shortcuts listen.
       await page.locator("html[data-shortcuts=ready]").waitFor({ state: "attached" });
       const before = new Set((await noteList()).map((note) => note.id));
-      const hold = slow ? await holdCreate() : null;
+      const hold = slow ? await holdPage() : null;
 
       await page.getByRole("button", { name: "New note" }).first().click();
       await page.keyboard.type(title, { delay });
@@ -130,11 +124,11 @@ describe("typing straight after New note", () => {
     expect(await runTrials("80ms", 80, false)).toEqual(new Array(TRIALS).fill(0));
   }, 600_000);
 
-  it("at 20 ms a key with the server answering the create only after the last key, none is lost", async () => {
+  it("at 20 ms a key with the server sending the note's page only after the last key, none is lost", async () => {
     expect(await runTrials("20ms-slow-server", 20, true)).toEqual(new Array(TRIALS).fill(0));
   }, 600_000);
 
-  it("at 80 ms a key with the server answering the create only after the last key, none is lost", async () => {
+  it("at 80 ms a key with the server sending the note's page only after the last key, none is lost", async () => {
     expect(await runTrials("80ms-slow-server", 80, true)).toEqual(new Array(TRIALS).fill(0));
   }, 600_000);
 
@@ -144,7 +138,7 @@ describe("typing straight after New note", () => {
     expect(notes.filter((note) => note.title === "Untitled")).toEqual([]);
   });
 
-  describe("while the note is being made", () => {
+  describe("while the new note's page loads", () => {
     let before: Set<string>;
     const made = async () => (await noteList()).filter((note) => !before.has(note.id));
 
@@ -154,44 +148,41 @@ describe("typing straight after New note", () => {
       before = new Set((await noteList()).map((note) => note.id));
     });
 
-    it("N does nothing: one press of New note makes one note", async () => {
-      const hold = await holdCreate();
+    it("N does nothing: one press of New note opens one note", async () => {
+      const hold = await holdPage();
       await page.getByRole("button", { name: "New note" }).first().click();
       await hold.held;
+      const opened = page.url();
       await page.locator("#new-note-title").blur();
       await page.keyboard.press("n");
       await page.keyboard.press("N");
       hold.release();
-      await page.waitForURL(/\/notes\/[0-9a-f-]{36}$/);
+      await page.waitForURL(/\/notes\/[0-9a-f-]{36}\?new=1$/);
+      expect(page.url()).toBe(opened);
       await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("note-title");
-      expect((await made()).length).toBe(1);
       await hold.stop();
-      // Left untouched, it goes as any new note does.
-      await page.locator(".editor-bar").getByRole("link", { name: "Notes" }).click();
-      await page.waitForURL(/\/notes$/);
-      await expect.poll(async () => (await made()).length).toBe(0);
+      await page.keyboard.type("One note");
+      await expect.poll(async () => (await made()).map((note) => note.title)).toEqual(["One note"]);
     });
 
-    it("left through a link before it exists, untouched, it leaves nothing behind", async () => {
-      const hold = await holdCreate();
+    it("left through a link before its page came, untouched, it leaves nothing behind", async () => {
+      const hold = await holdPage();
       await page.getByRole("button", { name: "New note" }).first().click();
       await hold.held;
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Tags" }).click();
       await page.waitForURL(/\/tags$/);
       hold.release();
-      await hold.answered();
       await hold.stop();
-      // The note the server made once the person had gone is deleted again.
-      await expect.poll(async () => (await made()).length).toBe(0);
+      expect(await made()).toEqual([]);
       expect((await stack.api("/api/trash", { token: token() })).body.total).toBe(0);
     });
 
-    it("left with Back before it exists, with a title typed, the note keeps the title", async () => {
+    it("left with Back before its page came, with a title typed, the note is made with what was typed", async () => {
       // Back from the list goes to the tags page, inside the app.
       await page.goto("/tags");
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Notes" }).click();
       await page.waitForURL(/\/notes$/);
-      const hold = await holdCreate();
+      const hold = await holdPage();
       await page.getByRole("button", { name: "New note" }).first().click();
       await page.keyboard.type("Kept on the way out");
       await page.keyboard.press("Enter");

@@ -2,8 +2,9 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorBody, noteIdFromUrl, pressShortcut, startBrowserStack, waitForSaved, type BrowserStack } from "@/tests/helpers/browser";
 
-// "New note" leaves no empty Untitled notes behind: a new note nobody wrote in
-// is deleted when it is left, however it is left; anything typed keeps it.
+// A new note exists from its first save: "New note" opens an editor for an
+// id made in the browser, and nothing is stored until something is typed, so
+// a note left untouched, however it is left, leaves nothing behind.
 describe("new notes in the browser", () => {
   let stack: BrowserStack;
   let context: BrowserContext;
@@ -23,124 +24,80 @@ describe("new notes in the browser", () => {
   /** The editor's own way back to the list (not the header's link). */
   const backToNotes = () => page.locator(".editor-bar").getByRole("link", { name: "Notes" }).click();
 
-  /** Clicks "New note" and waits for its editor; the address loses the "new" marker. */
+  /** Clicks "New note" and waits for its editor; the address says the note is new until its first save. */
   async function newNote(tab = page): Promise<string> {
     await tab.getByRole("button", { name: "New note" }).first().click();
-    await tab.waitForURL(/\/notes\/[0-9a-f-]{36}$/);
+    await tab.waitForURL(/\/notes\/[0-9a-f-]{36}\?new=1$/);
     await editorBody(tab).waitFor();
     await expect.poll(() => tab.evaluate(() => document.activeElement?.id)).toBe("note-title");
     return noteIdFromUrl(tab.url());
   }
 
-  /** The cookie a new note's page leaves as it unloads untouched (lib/notes/left-new-note.ts). */
-  const leftCookie = async () => (await context.cookies()).find((cookie) => cookie.name === "notes-left-new")?.value;
-
-  it("a new note left untouched with the Notes button is gone, from the list and for the agent", async () => {
+  it("an untouched new note is never stored: left by the Notes button, a link, Back, the address bar or closing the tab, nothing remains", async () => {
     await page.goto("/notes");
-    const id = await newNote();
-    expect(await status(id)).toBe(200);
+    const ids = [await newNote()];
+    expect(await status(ids[0]!)).toBe(404);
+    expect(await page.getByTestId("save-status").textContent()).toBe("New note");
     await backToNotes();
     await page.waitForURL(/\/notes$/);
-    expect(await status(id)).toBe(404);
-    expect(await page.locator("[data-note-row]").count()).toBe(0);
-    expect(await titles()).toEqual([]);
-    // Nothing was written, so nothing waits in the trash either.
-    expect((await stack.api("/api/trash", { token: token() })).body.total).toBe(0);
-  });
 
-  it("left through the header's links or the browser's Back button, it is gone too", async () => {
-    await page.goto("/notes");
-    const first = await newNote();
+    ids.push(await newNote());
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Tags" }).click();
     await page.waitForURL(/\/tags$/);
-    await expect.poll(() => status(first)).toBe(404);
 
     await page.goto("/notes");
-    const second = await newNote();
+    ids.push(await newNote());
     await page.goBack();
     await page.waitForURL(/\/notes$/);
-    await expect.poll(() => status(second)).toBe(404);
-    await expect.poll(() => page.locator("[data-note-row]").count()).toBe(0);
-  });
 
-  it("left through the address bar for the list, it is gone before the list shows", async () => {
-    await page.goto("/notes");
-    const id = await newNote();
-    await page.goto("/notes");
-    // Deleted by the list page itself, before it listed: no row, not even for a moment.
-    expect(await status(id)).toBe(404);
-    expect(await page.locator("[data-note-row]").count()).toBe(0);
-    await expect.poll(leftCookie).toBeUndefined();
-  });
-
-  it("left through the address bar for any other page, it is gone too", async () => {
-    await page.goto("/notes");
-    const id = await newNote();
+    ids.push(await newNote());
     await page.goto("/trash");
-    await expect.poll(() => status(id)).toBe(404);
-    await expect.poll(leftCookie).toBeUndefined();
-    expect((await stack.api("/api/trash", { token: token() })).body.total).toBe(0);
-  });
 
-  it("left by closing its tab, it is gone when the browser next loads a page; a reload before that keeps it", async () => {
-    await page.goto("/notes");
     const tab = await context.newPage();
     await tab.goto("/notes");
-    const id = await newNote(tab);
-    await tab.reload();
-    await editorBody(tab).waitFor();
-    await expect.poll(leftCookie).toBeUndefined();
-    expect(await status(id)).toBe(200);
-
+    ids.push(await newNote(tab));
     await tab.close({ runBeforeUnload: true });
-    await expect.poll(leftCookie).toBe(`${id}.1`);
-    // Nothing runs until a page loads: the other tab, here.
-    expect(await status(id)).toBe(200);
-    await page.goto("/tags");
-    await expect.poll(() => status(id)).toBe(404);
-    await expect.poll(leftCookie).toBeUndefined();
+
+    for (const id of ids) expect(await status(id)).toBe(404);
+    expect(await titles()).toEqual([]);
+    expect((await stack.api("/api/trash", { token: token() })).body.total).toBe(0);
+    await page.goto("/notes");
+    expect(await page.locator("[data-note-row]").count()).toBe(0);
   });
 
-  it("N on an untouched new note replaces it with the next one: one empty note at most", async () => {
+  it("N on an untouched new note opens the next one; a reload opens the same new note again", async () => {
     await page.goto("/notes");
     const first = await newNote();
     await page.locator("#note-title").blur();
     await pressShortcut(page, "n");
     await page.waitForURL((url) => /\/notes\/[0-9a-f-]{36}$/.test(url.pathname) && !url.pathname.endsWith(first));
     const second = noteIdFromUrl(page.url());
-    await expect.poll(() => status(first)).toBe(404);
-    expect(await status(second)).toBe(200);
-    await backToNotes();
-    await page.waitForURL(/\/notes$/);
-    await expect.poll(() => status(second)).toBe(404);
-  });
-
-  it("a reload keeps the new note (and still deletes it when it is left untouched)", async () => {
-    await page.goto("/notes");
-    const id = await newNote();
     await page.reload();
     await editorBody(page).waitFor();
-    expect(await status(id)).toBe(200);
-    await backToNotes();
-    await page.waitForURL(/\/notes$/);
-    expect(await status(id)).toBe(404);
+    expect(noteIdFromUrl(page.url())).toBe(second);
+    expect(await status(first)).toBe(404);
+    expect(await status(second)).toBe(404);
   });
 
-  it("typing at once after clicking keeps every key, and the note stays when it is left", async () => {
+  it("typing at once keeps every key; the first save creates the note with its address's id, and the address loses the marker", async () => {
     await page.goto("/notes");
     const id = await newNote();
     await page.keyboard.type("Typed straight away");
     await page.keyboard.press("Enter");
     await page.keyboard.type("and the body too");
+    await waitForSaved(page);
+    await page.waitForURL(new RegExp(`/notes/${id}$`));
+    const note = (await stack.api(`/api/notes/${id}`, { token: token() })).body.note;
+    expect(note).toMatchObject({ id, title: "Typed straight away", contentText: "and the body too" });
     await backToNotes();
     await page.waitForURL(/\/notes$/);
-    const note = (await stack.api(`/api/notes/${id}`, { token: token() })).body.note;
-    expect(note.title).toBe("Typed straight away");
-    expect(note.contentText).toBe("and the body too");
     await expect.poll(() => page.locator("[data-note-row]").count()).toBe(1);
+    // Its history starts with what was typed, by the person: there never was an empty version.
+    const history = await stack.api(`/api/notes/${id}/revisions`, { token: token() });
+    expect(history.body.revisions.at(-1)).toMatchObject({ version: 1, title: "Typed straight away" });
   });
 
-  it("a tag alone is writing something: the note stays", async () => {
+  it("a tag alone is writing something: the note is stored", async () => {
     await page.goto("/notes");
     const id = await newNote();
     await page.getByRole("button", { name: "Add tags" }).click();
@@ -150,12 +107,32 @@ describe("new notes in the browser", () => {
     await page.locator(".tag-picker .tag", { hasText: "inbox" }).waitFor();
     await page.keyboard.press("Escape");
     await waitForSaved(page);
-    await backToNotes();
-    await page.waitForURL(/\/notes$/);
     expect(await status(id)).toBe(200);
   });
 
-  it("an empty Untitled note an agent made is never deleted by opening and leaving it", async () => {
+  it("a new note's unsaved text survives closing the tab, and “Save these changes” creates the note", async () => {
+    const tab = await context.newPage();
+    await tab.goto("/notes");
+    const id = await newNote(tab);
+    // No save reaches the server: the connection is gone, then the tab is closed.
+    await context.setOffline(true);
+    await tab.keyboard.type("Not lost");
+    await expect.poll(() => tab.evaluate((note) => localStorage.getItem(`notes:draft:${note}`), id)).toContain("Not lost");
+    await expect.poll(() => tab.getByTestId("save-status").textContent()).toBe("Offline, retrying");
+    await tab.close();
+    await context.setOffline(false);
+
+    // Its address, from the browser's history: the same new note, what was typed offered back.
+    await page.goto(`/notes/${id}?new=1`);
+    await page.locator(".banner-draft").waitFor();
+    expect(await page.locator("#note-title").inputValue()).toBe("Not lost");
+    expect(await status(id)).toBe(404);
+    await page.getByRole("button", { name: "Save these changes" }).click();
+    await waitForSaved(page);
+    expect((await stack.api(`/api/notes/${id}`, { token: token() })).body.note.title).toBe("Not lost");
+  });
+
+  it("an empty Untitled note an agent made is kept when a person opens and leaves it", async () => {
     const created = await stack.api("/api/notes", { method: "POST", token: token(), json: { title: "Untitled", contentText: "" } });
     expect(created.status).toBe(201);
     const id: string = created.body.note.id;
@@ -163,28 +140,12 @@ describe("new notes in the browser", () => {
     await editorBody(page).waitFor();
     await backToNotes();
     await page.waitForURL(/\/notes$/);
-    await page.goto("/tags");
-    await page.goto("/notes");
     expect(await status(id)).toBe(200);
   });
 
-  it("an agent writing to the untouched new note keeps it: the delete is only of the version the person saw", async () => {
-    await page.goto("/notes");
-    const id = await newNote();
-    const updated = await stack.api(`/api/notes/${id}`, { method: "PATCH", token: token(), json: { contentText: "from the agent" } });
-    expect(updated.status).toBe(200);
-    await backToNotes();
-    await page.waitForURL(/\/notes$/);
-    expect(await status(id)).toBe(200);
-  });
-
-  it("a note with something in it is never named on the way out", async () => {
-    await page.goto("/notes");
-    const id = await newNote();
-    await page.keyboard.type("Kept");
-    await waitForSaved(page);
-    await page.goto("/tags");
-    expect(await leftCookie()).toBeUndefined();
-    expect((await stack.api(`/api/notes/${id}`, { token: token() })).body.note.title).toBe("Kept");
+  it("an address of a note that does not exist, without the new marker, is not found", async () => {
+    await page.goto("/notes/0b6b1f7e-4a53-4c6e-9d55-7a3f1d2c9e10");
+    await page.getByRole("heading", { name: "This note does not exist", level: 1 }).waitFor();
+    expect(await editorBody(page).count()).toBe(0);
   });
 });

@@ -29,7 +29,7 @@ describe("notes in the browser", () => {
 
   it("N makes a note; a heading, a list and a paragraph save by themselves and survive a reload", async () => {
     await pressShortcut(page, "n");
-    await page.waitForURL(/\/notes\/[0-9a-f-]{36}$/);
+    await page.waitForURL(/\/notes\/[0-9a-f-]{36}\?new=1$/);
     noteId = noteIdFromUrl(page.url());
     await editorBody(page).waitFor();
     // A new note starts with its title selected: typing replaces "Untitled".

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { createNote, deleteNote, discardEmptyNote, updateNote } from "@/lib/notes/mutations";
+import { createNote, deleteNote, updateNote } from "@/lib/notes/mutations";
 import { getNoteOrThrow } from "@/lib/notes/queries";
 import type { RevisionAuthor } from "@/lib/db/author";
 import { restoreRevision } from "@/lib/revisions/mutations";
@@ -387,9 +387,6 @@ describe.each(TEST_DB_KINDS)("note revisions in the data layer (%s)", (kind) => 
       expect(await purgeExpiredTrash(db, { userId: user.id, now: new Date(Date.now() + 31 * DAY_MS) })).toBe(1);
       expect(await db.noteRevision.count({ where: { noteId: expiring.note.id } })).toBe(0);
 
-      const untouched = await createNote(db, { userId: user.id, author: person, input: { title: "Untitled", content: [], contentText: "" } });
-      expect(await discardEmptyNote(db, { id: untouched.note.id, userId: user.id, ifVersion: 1 })).toBe(true);
-      expect(await db.noteRevision.count({ where: { noteId: untouched.note.id } })).toBe(0);
     });
   });
 });

@@ -108,7 +108,7 @@ describe("the editor session", () => {
     });
 
     it("keeps an unknown base unknown", () => {
-      const restored = run([{ type: "draft_restored", baseVersion: 0, fields: fields("title"), reason: undefined }, { type: "retried" }, { type: "save_started" }]);
+      const restored = run([{ type: "opened", draft: { noteId: "n", baseVersion: 0, title: "x", savedAt: "t" } }, { type: "retried" }, { type: "save_started" }]);
       expect(run([{ type: "save_succeeded", version: 2, updatedAt: "t2", wrote: { title: "x" } }], restored).base).toBeNull();
     });
 
@@ -144,7 +144,7 @@ describe("the editor session", () => {
 
     it("merged: saves again at once, on the version it was rebased on", () => {
       const current = note(3);
-      const state = run([{ type: "rebased", current }, { type: "save_conflicted", current, merged: true }], sending("title"));
+      const state = run([{ type: "merged", current, conflicts: [] }, { type: "save_conflicted", current, merged: true }], sending("title"));
       expect(state).toMatchObject({ hold: null, conflict: null, dirty: fields("title"), version: 3, again: 0 });
     });
 
@@ -180,11 +180,24 @@ describe("the editor session", () => {
     });
   });
 
-  it("rebased: saves become conditional on the merged write, pending changes stay", () => {
-    const current = note(4, { title: "Theirs", pinned: true });
-    const state = run([typed(), { type: "rebased", current }]);
-    expect(state).toMatchObject({ version: 4, updatedAt: current.updatedAt, dirty: fields("content"), status: "saving" });
-    expect(state.base).toEqual({ title: "Theirs", content: [], tags: [], pinned: true });
+  describe("merged", () => {
+    it("saves become conditional on the merged write, pending changes stay; title and pin are theirs where the person left them", () => {
+      const current = note(4, { title: "Theirs", pinned: true });
+      const state = run([typed(), { type: "merged", current, conflicts: [] }]);
+      expect(state).toMatchObject({ version: 4, updatedAt: current.updatedAt, dirty: fields("content"), status: "saving", choices: [] });
+      expect(state.base).toEqual({ title: "Theirs", content: [], tags: [], pinned: true });
+      expect(state.values).toEqual({ title: "Theirs", tags: [], pinned: true });
+    });
+
+    it("a title both changed stays the person's, theirs offered; tags merge three ways", () => {
+      const tag = (id: string) => ({ id, name: id, createdAt: "t" });
+      const [a, b, c] = [tag("a"), tag("b"), tag("c")];
+      const from = initialEditorSession(note(1, { tags: [a, b] }));
+      const mine = run([{ type: "edited", values: { title: "Mine too", tags: [b, c] } }], from);
+      const state = run([{ type: "merged", current: note(2, { title: "Theirs", tags: [a, b] }), conflicts: [] }], mine);
+      expect(state.values).toMatchObject({ title: "Mine too", tags: [b, c] });
+      expect(state.choices).toEqual([{ key: "title", title: { mine: "Mine too", theirs: "Theirs" } }]);
+    });
   });
 
   it("remote_accepted: drops what is unsaved here and any hold, at the note's version now", () => {
@@ -211,15 +224,30 @@ describe("the editor session", () => {
     expect(run([typed(), { type: "conflict_shown", current }])).toMatchObject({ hold: "conflict", status: "conflict", conflict: current, dirty: fields("content") });
   });
 
-  describe("draft_restored", () => {
-    it("shows the draft's fields unsaved, waiting for the person, on the draft's version", () => {
-      const state = run([{ type: "draft_restored", baseVersion: 1, fields: fields("title", "pinned"), reason: "offline" }]);
-      expect(state).toMatchObject({ version: 1, dirty: fields("title", "pinned"), hold: "refused", status: "error", reason: "offline", failure: null });
+  describe("opened", () => {
+    const draft = { noteId: "n", baseVersion: 1, title: "Mine, later", pinned: true, content: [{ type: "paragraph", content: "typed" }], savedAt: "t", reason: "offline" };
+
+    it("shows the draft's fields unsaved, waiting for the person, on the draft's version; its body is the one the editor opens with", () => {
+      const state = run([{ type: "opened", draft }]);
+      expect(state).toMatchObject({ opened: true, version: 1, dirty: fields("title", "pinned", "content"), hold: "refused", status: "error", reason: "offline", failure: null });
+      expect(state.values).toEqual({ title: "Mine, later", tags: [], pinned: true });
+      expect(state.body).toEqual({ in: "page", content: draft.content, contentText: "" });
+      expect(state.restored).toEqual({ savedAt: "t", changedSince: false });
       expect(state.base).toEqual(start.base);
     });
 
+    it("counts once: a second mount finds the same draft and changes nothing", () => {
+      const once = run([{ type: "opened", draft }]);
+      expect(run([{ type: "opened", draft: { ...draft, content: [] } }], once)).toBe(once);
+      expect(run([{ type: "opened", draft }], run([{ type: "opened", draft: null }])).restored).toBeNull();
+    });
+
     it("made on an older version: the base is not known", () => {
-      expect(run([{ type: "draft_restored", baseVersion: 0, fields: fields("content"), reason: undefined }])).toMatchObject({ version: 0, base: null });
+      expect(run([{ type: "opened", draft: { ...draft, baseVersion: 0 } }])).toMatchObject({ version: 0, base: null, restored: { changedSince: true } });
+    });
+
+    it("a draft the note already has (saved after all) restores nothing", () => {
+      expect(run([{ type: "opened", draft: { noteId: "n", baseVersion: 1, title: "Mine", savedAt: "t" } }])).toMatchObject({ opened: true, restored: null, dirty: fields() });
     });
   });
 
@@ -348,14 +376,14 @@ function apply(world: World, step: Step): World {
         // The save on its way is answered with the newer note.
         if (!session.sending) return world;
         if (step.merged) {
-          const next = editorSessionReducer(send({ type: "rebased", current }), { type: "save_conflicted", current, merged: true });
+          const next = editorSessionReducer(send({ type: "merged", current, conflicts: [] }), { type: "save_conflicted", current, merged: true });
           return { ...base, session: next, screen: theirs(world.screen, session), inFlight: {} };
         }
         return { ...base, session: send({ type: "save_conflicted", current, merged: false }), inFlight: {} };
       }
       // Seen by the live view while nothing is on its way.
       if (session.sending) return world;
-      if (step.merged) return { ...base, session: send({ type: "rebased", current }), screen: theirs(world.screen, session) };
+      if (step.merged) return { ...base, session: send({ type: "merged", current, conflicts: [] }), screen: theirs(world.screen, session) };
       if (hasUnsaved(session)) return { ...base, session: send({ type: "conflict_shown", current }) };
       return { ...base, session: send({ type: "remote_accepted", current }), screen: server };
     }

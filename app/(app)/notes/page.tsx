@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { cookies, headers } from "next/headers";
 import Link from "next/link";
 import { z } from "zod";
 import { NoteList } from "@/components/notes/note-list";
@@ -12,9 +11,7 @@ import { TrashedNotice } from "@/components/trash/trashed-notice";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PinIcon } from "@/components/ui/icons";
 import { requireUser } from "@/lib/auth/current-user";
-import { discardNewNoteAction } from "@/lib/actions/notes";
 import { getDb } from "@/lib/db/client";
-import { LEFT_NEW_NOTE_COOKIE, parseLeftNewNote } from "@/lib/notes/left-new-note";
 import { listNoteRowGroups } from "@/lib/note-rows";
 import { ZNotesPageQuerySchema } from "@/lib/notes/schemas";
 import { listTagsWithNoteCounts } from "@/lib/tags/queries";
@@ -36,19 +33,6 @@ function summary(total: number, query: string, tagName: string | undefined): str
   return notes;
 }
 
-/**
- * A new note the page before this one left untouched by a full page load
- * (the address bar, say): deleted before the list is read, so it never shows
- * (lib/notes/left-new-note.ts). Only on loading the page itself, never on a
- * prefetch, which may come from that note's own page, reloaded.
- */
-async function discardLeftNewNote(): Promise<void> {
-  if ((await headers()).get("sec-fetch-dest") !== "document") return;
-  const left = parseLeftNewNote((await cookies()).get(LEFT_NEW_NOTE_COOKIE)?.value);
-  // The editor's own discard: a failure is logged with the ids there, and the list still loads.
-  if (left) await discardNewNoteAction(left);
-}
-
 export default async function NotesPage({ searchParams }: { searchParams: SearchParams }) {
   const params = await searchParams;
   const { q, tag: tagId, page, sort } = ZNotesPageQuerySchema.parse(params);
@@ -59,7 +43,6 @@ export default async function NotesPage({ searchParams }: { searchParams: Search
   const returnTo = `/notes${query || tagId ? `?${new URLSearchParams({ ...(query ? { q: query } : {}), ...(tagId ? { tag: tagId } : {}) })}` : ""}`;
   const user = await requireUser(returnTo);
   const db = await getDb();
-  await discardLeftNewNote();
   const [{ pinned: pinnedRows, pinnedTotal, others: rows, othersTotal: restTotal }, tags, trashedTitle] = await Promise.all([
     // Later pages show only the rest, but count the pinned notes too.
     listNoteRowGroups(db, { userId: user.id, search: query || undefined, sort, tagId, pinnedLimit: page === 1 ? PINNED_MAX : 0, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
