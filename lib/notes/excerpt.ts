@@ -40,7 +40,26 @@ export function excerptAround(flat: string, ranges: readonly (readonly [number, 
   return parts;
 }
 
+/**
+ * A note's text (contentText: a line per block, a table's cells apart by tabs)
+ * on one line, as lists show it: blocks apart by " · ", cells by " | ", any
+ * other white space one space.
+ */
+export function oneLineText(text: string): string {
+  return text
+    .split("\n")
+    .map((line) =>
+      line
+        .split("\t")
+        .map((cell) => cell.replace(/\s+/g, " ").trim())
+        .filter(Boolean)
+        .join(" | "),
+    )
+    .filter(Boolean)
+    .join(" · ");
+}
+
 /** The start of a note's text, for lists without a search. */
 export function noteExcerpt(text: string): ExcerptPart[] {
-  return excerptAround(text.replace(/\s+/g, " ").trim());
+  return excerptAround(oneLineText(text));
 }

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import type { ExcerptPart } from "@/lib/notes/excerpt";
-import { excerptAround } from "@/lib/notes/excerpt";
+import { excerptAround, oneLineText } from "@/lib/notes/excerpt";
 import { searchTerms } from "@/lib/notes/search-tokens";
 
 /**
@@ -119,7 +119,7 @@ export async function highlightNotes(
   const terms = searchTerms(search).map((term) => [...term].map((char) => foldChar(char, table)).join(""));
   const scanChars = Math.min(SNIPPET_SCAN_CHARS, Math.floor(SNIPPET_SCAN_PER_PAGE / Math.max(1, notes.length)));
   return notes.map((note) => {
-    const flat = note.contentText.replace(/\s+/g, " ").trim();
+    const flat = oneLineText(note.contentText);
     const scanned = flat.slice(0, scanChars);
     return {
       title: markRanges(note.title, matchRanges(note.title, terms, table)),
