@@ -114,6 +114,11 @@ const writeOptions: ToMarkdownOptions = {
   listItemIndent: "one",
   incrementListMarker: true,
   tightDefinitions: true,
+  // A no-break space starting or ending a line is written as a reference: some readers trim it there.
+  unsafe: [
+    { character: "\u00A0", atBreak: true },
+    { character: "\u00A0", after: "[\\r\\n]" },
+  ],
 };
 
 function writeMarkdown(flow: Flow[]): string {
@@ -181,7 +186,8 @@ function expressible(block: unknown): Block | null {
   else return null;
   if (b.type === "video" || b.type === "audio" || b.type === "file") return null;
   if (b.type === "table" && !fitsGfmTable(b.content as TableContent)) return null;
-  if (b.type === "codeBlock" && !/^[^\s`]*$/.test(String(b.props.language ?? ""))) return null;
+  // An info string is read as its first word and the rest, trimmed, one space between (fenceInfo).
+  if (b.type === "codeBlock" && !/^(?:\S+(?: \S(?:[^\r\n]*\S)?)?)?$/.test(String(b.props.language ?? ""))) return null;
   return b;
 }
 
@@ -233,13 +239,28 @@ function jsonComment(block: unknown): Flow {
 function listItem(block: Block): ListItem {
   const children: Flow[] = [];
   const inline = block.content as Inline[];
-  // An empty item is `<br>`: Markdown has no empty task item, and the first nested block must not become the item's text.
-  children.push({ type: "paragraph", children: inline.length > 0 ? phrasing(inline) : [{ type: "html", value: "<br>" }] });
-  children.push(...blocksToFlow(block.children));
+  const nested = blocksToFlow(block.children);
+  // An item without text is `<br>` when it is a task (Markdown has no empty task item) or when its
+  // first nested block would read back as the item's text; otherwise it is empty, as Markdown writes it.
+  if (inline.length > 0) children.push({ type: "paragraph", children: phrasing(inline) });
+  else if (block.type === "checkListItem" || startsWithText(nested)) children.push({ type: "paragraph", children: [{ type: "html", value: "<br>" }] });
+  children.push(...nested);
   // Blank lines between the item's text and its nested blocks, so none runs into the one before it
   // (a table or a paragraph after a quote would); only a plain nested list stays tight.
   const spread = block.children.length > 0 && (inline.length === 0 || !block.children.every(startsListAfterText));
   return { type: "listItem", spread, checked: block.type === "checkListItem" ? Boolean(block.props.checked) : null, children };
+}
+
+/**
+ * Whether Markdown's first block would be read as the text of an item or quote
+ * it follows: a paragraph, a line break (an empty paragraph), or a list whose
+ * first item is empty (an empty item cannot start on the line of another).
+ */
+function startsWithText(flow: readonly Flow[]): boolean {
+  const first = flow[0];
+  if (first === undefined) return false;
+  if (first.type === "list") return first.children[0]?.children.length === 0;
+  return first.type === "paragraph" || (first.type === "html" && isBreakTag(first.value));
 }
 
 /** Whether a nested block is a list item whose Markdown starts a list right after a line of text (an ordered list must start at 1). */
@@ -254,6 +275,12 @@ function startsListAfterText(nested: unknown): boolean {
 function blockToFlow(block: Block): Flow[] {
   const own = ownFlow(block);
   if (block.children.length === 0) return [own];
+  if (own.type === "blockquote") {
+    // A quote holds its nested blocks, as Markdown's quotes do; unless a quote without text
+    // would start with a paragraph, which would read back as the quote's own text.
+    const nested = blocksToFlow(block.children);
+    if (own.children.length > 0 || !startsWithText(nested)) return [{ type: "blockquote", children: [...own.children, ...nested] }];
+  }
   return [own, { type: "html", value: CHILDREN_OPEN }, ...blocksToFlow(block.children), { type: "html", value: CHILDREN_CLOSE }];
 }
 
@@ -269,7 +296,9 @@ function ownFlow(block: Block): Flow {
       return { type: "blockquote", children: inline().length === 0 ? [] : [{ type: "paragraph", children: phrasing(inline()) }] };
     case "codeBlock": {
       const language = String(block.props.language ?? "text");
-      return { type: "code", lang: language === "text" ? null : language || null, meta: null, value: plainText(inline()) };
+      const space = language.indexOf(" ");
+      if (language === "text" || language === "") return { type: "code", lang: null, meta: null, value: plainText(inline()) };
+      return { type: "code", lang: space === -1 ? language : language.slice(0, space), meta: space === -1 ? null : language.slice(space + 1), value: plainText(inline()) };
     }
     case "divider":
       return { type: "thematicBreak" };
@@ -291,12 +320,19 @@ function imageNode(block: Block): Phrasing {
 function tableNode(table: TableContent): TableNode {
   return {
     type: "table",
-    align: table.columnWidths.map(() => null),
+    align: table.columnWidths.map((_, column) => columnAlignment(table, column)),
     children: table.rows.map((row) => ({
       type: "tableRow",
       children: row.cells.map((cell) => ({ type: "tableCell", children: phrasing(cell.content) })),
     })),
   };
+}
+
+/** A column's alignment in Markdown: centred or right when every cell of the column is (left is Markdown's own). */
+function columnAlignment(table: TableContent, column: number): "center" | "right" | null {
+  const first = table.rows[0]!.cells[column]!.props.textAlignment;
+  if (first !== "center" && first !== "right") return null;
+  return table.rows.every((row) => row.cells[column]!.props.textAlignment === first) ? first : null;
 }
 
 type PartialBlock = { id?: string; type?: string; props?: Record<string, unknown>; content?: unknown; children?: PartialBlock[] };
@@ -347,51 +383,74 @@ const plainText = (content: readonly Inline[]) => content.map((item) => (item.ty
  */
 const WRAPPING_STYLES = ["textColor", "backgroundColor", "underline", "strike", "bold", "italic"] as const;
 
+type Style = (typeof WRAPPING_STYLES)[number];
+
 function phrasing(content: readonly Inline[]): Phrasing[] {
-  const nodes: Phrasing[] = [];
-  let run: StyledText[] = [];
-  const flush = () => {
-    if (run.length > 0) nodes.push(...styledRuns(run, 0));
-    run = [];
-  };
-  for (const item of content) {
-    if (item.type === "link") {
-      flush();
-      nodes.push({ type: "link", url: item.href, title: null, children: styledRuns(item.content.filter((text) => text.text !== ""), 0) });
-    } else if (item.text !== "") run.push(item);
+  return styledRuns(
+    content.filter((item) => item.type === "link" || item.text !== ""),
+    [],
+  );
+}
+
+/** A style's value on a piece of text, or on a link when all its text shares it. */
+function styleValue(item: Inline, style: Style): string | boolean {
+  if (item.type === "text") return item.styles[style] ?? false;
+  let value: string | boolean | undefined;
+  for (const text of item.content) {
+    if (text.text === "") continue;
+    const own = text.styles[style] ?? false;
+    if (value === undefined) value = own;
+    else if (own !== value) return false;
   }
-  flush();
-  return nodes;
+  return value ?? false;
 }
 
-const styleValue = (text: StyledText, style: string) => text.styles[style] ?? false;
+const textLength = (item: Inline) => (item.type === "text" ? item.text.length : item.content.reduce((sum, text) => sum + text.text.length, 0));
 
-function anyHas(runs: readonly StyledText[], style: string): boolean {
-  for (const text of runs) if (styleValue(text, style) !== false) return true;
-  return false;
-}
-
-/** Runs of text grouped by their styles, outermost style first, so shared styles wrap once. */
-function styledRuns(runs: readonly StyledText[], from: number): Phrasing[] {
-  let depth = from;
-  // Styles no run has wrap nothing.
-  while (depth < WRAPPING_STYLES.length && !anyHas(runs, WRAPPING_STYLES[depth]!)) depth += 1;
-  if (depth === WRAPPING_STYLES.length) return runs.flatMap(leaves);
-  const style = WRAPPING_STYLES[depth]!;
+/**
+ * Text and links grouped by their styles, so shared styles wrap once:
+ * colours, underline and strikethrough outermost, in that order, then of
+ * strong and emphasis the one over more text (`*a **b** c*`, not
+ * `*a* ***b*** *c*`); a style all of a link's text has wraps the link.
+ * Strikethrough stays outside emphasis: mdast-util-to-markdown can write
+ * `~~…~~` then a word with `_` inside `_…_` so that it reads back otherwise.
+ * `applied`: the styles the nodes around these already wrap.
+ */
+function styledRuns(items: readonly Inline[], applied: readonly Style[]): Phrasing[] {
+  let style: Style | null = null;
+  let most = 0;
+  for (const candidate of WRAPPING_STYLES) {
+    if (applied.includes(candidate)) continue;
+    let covered = 0;
+    for (const item of items) if (styleValue(item, candidate) !== false) covered += textLength(item);
+    if (covered > most) {
+      style = candidate;
+      most = covered;
+      // Colours, underline and strikethrough wrap in that order; only strong and emphasis go by the text they cover.
+      if (candidate !== "bold" && candidate !== "italic") break;
+    }
+  }
+  if (style === null) {
+    return items.flatMap((item): Phrasing[] =>
+      item.type === "link"
+        ? [{ type: "link", url: item.href, title: null, children: styledRuns(item.content.filter((text) => text.text !== ""), applied) }]
+        : leaves(item),
+    );
+  }
   const nodes: Phrasing[] = [];
   let start = 0;
-  while (start < runs.length) {
-    const value = styleValue(runs[start]!, style);
+  while (start < items.length) {
+    const value = styleValue(items[start]!, style);
     let end = start + 1;
-    while (end < runs.length && styleValue(runs[end]!, style) === value) end += 1;
-    const inner = styledRuns(runs.slice(start, end), depth + 1);
-    nodes.push(...(value === false ? inner : wrap(style, value, inner)));
+    while (end < items.length && styleValue(items[end]!, style) === value) end += 1;
+    const run = items.slice(start, end);
+    nodes.push(...(value === false ? styledRuns(run, applied) : wrap(style, value, styledRuns(run, [...applied, style]))));
     start = end;
   }
   return nodes;
 }
 
-function wrap(style: (typeof WRAPPING_STYLES)[number], value: string | boolean, inner: Phrasing[]): Phrasing[] {
+function wrap(style: Style, value: string | boolean, inner: Phrasing[]): Phrasing[] {
   switch (style) {
     case "bold":
       return [{ type: "strong", children: inner }];
@@ -548,23 +607,14 @@ class Reader {
     return this.block("image", { url, name, caption });
   }
 
+  /** A quote: its first paragraph is the quote's text, and every block after it nests in the quote. */
   private quote(node: M.Blockquote, depth: number): Block[] {
     if (depth >= MAX_NESTING) throw new MarkdownBlockError(`Markdown nests deeper than ${MAX_NESTING} levels`);
-    const blocks: Block[] = [];
-    const rest: M.RootContent[] = [];
-    for (const child of node.children) {
-      // Each paragraph is a quote block; anything else nests in the quote before it.
-      if (child.type === "paragraph" && rest.length === 0) blocks.push(this.block("quote", NO_PROPS, this.inline(child.children)));
-      // `> <br>` is a quote of one line break (an empty quote is `>`), as it is written.
-      else if (child.type === "html" && blocks.length === 0 && rest.length === 0 && isBreakTag(child.value)) blocks.push(this.block("quote", NO_PROPS, [{ type: "text", text: "\n", styles: {} }]));
-      else if (child.type === "paragraph" && blocks.length > 0) {
-        blocks.at(-1)!.children.push(...this.flow(rest.splice(0), depth + 1));
-        blocks.push(this.block("quote", NO_PROPS, this.inline(child.children)));
-      } else rest.push(child);
-    }
-    if (blocks.length === 0) blocks.push(this.block("quote", NO_PROPS, []));
-    blocks.at(-1)!.children.push(...this.flow(rest, depth + 1));
-    return blocks;
+    const [first, ...rest] = node.children;
+    if (first?.type === "paragraph") return [this.block("quote", NO_PROPS, this.inline(first.children), this.flow(rest, depth + 1))];
+    // `> <br>` is a quote of one line break (an empty quote is `>`), as it is written.
+    if (first?.type === "html" && isBreakTag(first.value)) return [this.block("quote", NO_PROPS, [{ type: "text", text: "\n", styles: {} }], this.flow(rest, depth + 1))];
+    return [this.block("quote", NO_PROPS, [], this.flow(node.children, depth + 1))];
   }
 
   private list(node: M.List, followsList: boolean, depth: number): Block[] {
@@ -594,8 +644,13 @@ class Reader {
 
   private table(node: M.Table): Block {
     const width = Math.max(1, ...node.children.map((row) => row.children.length));
+    const alignments = (node.align ?? []).map((align) => (align === "center" || align === "right" ? align : "left"));
     const rows = node.children.map((row) => {
-      const cells: TableCell[] = row.children.map((cell) => ({ type: "tableCell", props: { ...CELL_DEFAULTS, colspan: 1, rowspan: 1 }, content: this.inline(cell.children) }));
+      const cells: TableCell[] = row.children.map((cell, column) => ({
+        type: "tableCell",
+        props: { ...CELL_DEFAULTS, textAlignment: alignments[column] ?? "left", colspan: 1, rowspan: 1 },
+        content: this.inline(cell.children),
+      }));
       while (cells.length < width) cells.push({ type: "tableCell", props: { ...CELL_DEFAULTS, colspan: 1, rowspan: 1 }, content: [] });
       return { cells };
     });
@@ -666,7 +721,8 @@ class InlineReader {
           this.push("\n", this.current(styles));
           break;
         case "inlineCode":
-          this.push(node.value, { ...this.current(styles), code: true });
+          // A code span's line endings are spaces (CommonMark, 6.1).
+          this.push(node.value.replace(/\r\n?|\n/g, " "), { ...this.current(styles), code: true });
           break;
         case "strong":
           this.walk(node.children, { ...styles, bold: true });
