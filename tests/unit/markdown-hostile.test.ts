@@ -13,8 +13,13 @@ const { runConversion, closeConversionPool } = await import("@/lib/editor/conver
 describe("every hostile Markdown body of the benchmark, in the conversion pool", () => {
   afterAll(() => closeConversionPool());
 
-  it.each(Object.entries(HOSTILE_MARKDOWN))("%s: is converted, refused as Markdown the reader cannot read, or stopped at its budget (422)", async (_name, markdown) => {
+  it.each(Object.entries(HOSTILE_MARKDOWN))("%s: is converted, refused as Markdown the reader cannot read, or stopped at its budget (422; 503 on a machine too busy)", async (_name, markdown) => {
     const answer = await runConversion({ kind: "markdown", markdown }, "Markdown").catch((err: unknown) => err);
+    if (answer instanceof AppError && answer.status === 503) {
+      // A machine too busy to give the job its CPU in time: retry later, as the API answers it.
+      expect(answer.headers).toMatchObject({ "Retry-After": expect.any(String) });
+      return;
+    }
     if (answer instanceof AppError) {
       expect(answer.status).toBe(422);
       expect(answer.userMessage).toMatch(/^Markdown is too expensive to convert: over the (1 s time|\d+ MB memory) budget per conversion$/);
