@@ -2,10 +2,10 @@
  * A note's body between the editor's blocks and Markdown (CommonMark with
  * GitHub's tables, task items and strikethrough; a bare URL stays text, as the
  * editor stores it), every block type, prop and inline style of the editor's
- * schema mapped explicitly. Markdown is read from markdown-it's token stream
- * (with GitHub's readings where markdown-it differs: markdown-it-rules.ts) and
- * written from a small syntax tree of the blocks (markdown-writer.ts). No DOM,
- * and no step that can turn a whole note into less than it was:
+ * schema mapped explicitly, through a Markdown syntax tree (mdast): read by
+ * mdast-util-from-markdown (micromark and its GFM extensions), written by
+ * mdast-util-to-markdown with its GFM extensions. No DOM, and no step that can
+ * turn a whole note into less than it was:
  *
  * - Blocks → Markdown is total. A block Markdown cannot express (video,
  *   audio, file, a table with merged cells, a block the schema does not know
@@ -20,11 +20,16 @@
  * Pure and synchronous; run in the conversion worker (conversions.ts).
  * Relative imports only: the worker loads this file outside Next's bundle.
  */
-import MarkdownIt, { type Token } from "markdown-it";
+import type * as M from "mdast";
+import { fromMarkdown, type Options as FromMarkdownOptions } from "mdast-util-from-markdown";
+import { gfmStrikethroughFromMarkdown, gfmStrikethroughToMarkdown } from "mdast-util-gfm-strikethrough";
+import { gfmTableFromMarkdown, gfmTableToMarkdown } from "mdast-util-gfm-table";
+import { gfmTaskListItemFromMarkdown, gfmTaskListItemToMarkdown } from "mdast-util-gfm-task-list-item";
+import { toMarkdown, type Options as ToMarkdownOptions } from "mdast-util-to-markdown";
+import { gfmStrikethrough } from "micromark-extension-gfm-strikethrough";
+import { gfmTable } from "micromark-extension-gfm-table";
+import { gfmTaskListItem } from "micromark-extension-gfm-task-list-item";
 import { partialBlockProblem, storedBlockProblem } from "./block-shape";
-import { parseLinkLabel } from "./markdown-it-link-label";
-import { codeSpan, scanDelims, strikethrough, strikethroughPairs, table } from "./markdown-it-rules";
-import { writeMarkdown, type Flow, type List, type ListItem, type Phrasing, type TableNode } from "./markdown-writer";
 import { noteSchema } from "./schema";
 
 type Styles = { [style: string]: boolean | string };
@@ -90,6 +95,36 @@ const CELL_DEFAULTS = { backgroundColor: "default", textColor: "default", textAl
 
 // ───────────────────────────── blocks → Markdown ─────────────────────────────
 
+type Flow = M.BlockContent | M.DefinitionContent;
+type Phrasing = M.PhrasingContent;
+type List = M.List;
+type ListItem = M.ListItem;
+type TableNode = M.Table;
+
+const writeOptions: ToMarkdownOptions = {
+  extensions: [gfmStrikethroughToMarkdown(), gfmTableToMarkdown(), gfmTaskListItemToMarkdown()],
+  bullet: "*",
+  bulletOther: "-",
+  bulletOrdered: ".",
+  emphasis: "*",
+  strong: "*",
+  fence: "`",
+  fences: true,
+  rule: "-",
+  listItemIndent: "one",
+  incrementListMarker: true,
+  tightDefinitions: true,
+  // A no-break space starting or ending a line is written as a reference: some readers trim it there.
+  unsafe: [
+    { character: "\u00A0", atBreak: true },
+    { character: "\u00A0", after: "[\\r\\n]" },
+  ],
+};
+
+function writeMarkdown(flow: Flow[]): string {
+  if (flow.length === 0) return "";
+  return toMarkdown({ type: "root", children: flow }, writeOptions).replace(/\n+$/, "");
+}
 
 /** The whole body as Markdown (no trailing newline); never throws on any JSON. */
 export function blocksToMarkdown(content: unknown): string {
@@ -151,7 +186,8 @@ function expressible(block: unknown): Block | null {
   else return null;
   if (b.type === "video" || b.type === "audio" || b.type === "file") return null;
   if (b.type === "table" && !fitsGfmTable(b.content as TableContent)) return null;
-  if (b.type === "codeBlock" && !/^[^\s`]*$/.test(String(b.props.language ?? ""))) return null;
+  // An info string is read as its first word and the rest, trimmed, one space between (fenceInfo).
+  if (b.type === "codeBlock" && !/^(?:\S+(?: \S(?:[^\r\n]*\S)?)?)?$/.test(String(b.props.language ?? ""))) return null;
   return b;
 }
 
@@ -203,13 +239,28 @@ function jsonComment(block: unknown): Flow {
 function listItem(block: Block): ListItem {
   const children: Flow[] = [];
   const inline = block.content as Inline[];
-  // An empty item is `<br>`: Markdown has no empty task item, and the first nested block must not become the item's text.
-  children.push({ type: "paragraph", children: inline.length > 0 ? phrasing(inline) : [{ type: "html", value: "<br>" }] });
-  children.push(...blocksToFlow(block.children));
+  const nested = blocksToFlow(block.children);
+  // An item without text is `<br>` when it is a task (Markdown has no empty task item) or when its
+  // first nested block would read back as the item's text; otherwise it is empty, as Markdown writes it.
+  if (inline.length > 0) children.push({ type: "paragraph", children: phrasing(inline) });
+  else if (block.type === "checkListItem" || startsWithText(nested)) children.push({ type: "paragraph", children: [{ type: "html", value: "<br>" }] });
+  children.push(...nested);
   // Blank lines between the item's text and its nested blocks, so none runs into the one before it
   // (a table or a paragraph after a quote would); only a plain nested list stays tight.
   const spread = block.children.length > 0 && (inline.length === 0 || !block.children.every(startsListAfterText));
   return { type: "listItem", spread, checked: block.type === "checkListItem" ? Boolean(block.props.checked) : null, children };
+}
+
+/**
+ * Whether Markdown's first block would be read as the text of an item or quote
+ * it follows: a paragraph, a line break (an empty paragraph), or a list whose
+ * first item is empty (an empty item cannot start on the line of another).
+ */
+function startsWithText(flow: readonly Flow[]): boolean {
+  const first = flow[0];
+  if (first === undefined) return false;
+  if (first.type === "list") return first.children[0]?.children.length === 0;
+  return first.type === "paragraph" || (first.type === "html" && isBreakTag(first.value));
 }
 
 /** Whether a nested block is a list item whose Markdown starts a list right after a line of text (an ordered list must start at 1). */
@@ -224,6 +275,12 @@ function startsListAfterText(nested: unknown): boolean {
 function blockToFlow(block: Block): Flow[] {
   const own = ownFlow(block);
   if (block.children.length === 0) return [own];
+  if (own.type === "blockquote") {
+    // A quote holds its nested blocks, as Markdown's quotes do; unless a quote without text
+    // would start with a paragraph, which would read back as the quote's own text.
+    const nested = blocksToFlow(block.children);
+    if (own.children.length > 0 || !startsWithText(nested)) return [{ type: "blockquote", children: [...own.children, ...nested] }];
+  }
   return [own, { type: "html", value: CHILDREN_OPEN }, ...blocksToFlow(block.children), { type: "html", value: CHILDREN_CLOSE }];
 }
 
@@ -234,12 +291,14 @@ function ownFlow(block: Block): Flow {
       // An empty paragraph has no Markdown of its own: a line break keeps its place.
       return inline().length === 0 ? { type: "html", value: "<br>" } : { type: "paragraph", children: phrasing(inline()) };
     case "heading":
-      return { type: "heading", depth: Number(block.props.level), children: phrasing(inline()) };
+      return { type: "heading", depth: Number(block.props.level) as M.Heading["depth"], children: phrasing(inline()) };
     case "quote":
       return { type: "blockquote", children: inline().length === 0 ? [] : [{ type: "paragraph", children: phrasing(inline()) }] };
     case "codeBlock": {
       const language = String(block.props.language ?? "text");
-      return { type: "code", lang: language === "text" ? null : language || null, meta: null, value: plainText(inline()) };
+      const space = language.indexOf(" ");
+      if (language === "text" || language === "") return { type: "code", lang: null, meta: null, value: plainText(inline()) };
+      return { type: "code", lang: space === -1 ? language : language.slice(0, space), meta: space === -1 ? null : language.slice(space + 1), value: plainText(inline()) };
     }
     case "divider":
       return { type: "thematicBreak" };
@@ -261,12 +320,19 @@ function imageNode(block: Block): Phrasing {
 function tableNode(table: TableContent): TableNode {
   return {
     type: "table",
-    align: table.columnWidths.map(() => null),
+    align: table.columnWidths.map((_, column) => columnAlignment(table, column)),
     children: table.rows.map((row) => ({
       type: "tableRow",
       children: row.cells.map((cell) => ({ type: "tableCell", children: phrasing(cell.content) })),
     })),
   };
+}
+
+/** A column's alignment in Markdown: centred or right when every cell of the column is (left is Markdown's own). */
+function columnAlignment(table: TableContent, column: number): "center" | "right" | null {
+  const first = table.rows[0]!.cells[column]!.props.textAlignment;
+  if (first !== "center" && first !== "right") return null;
+  return table.rows.every((row) => row.cells[column]!.props.textAlignment === first) ? first : null;
 }
 
 type PartialBlock = { id?: string; type?: string; props?: Record<string, unknown>; content?: unknown; children?: PartialBlock[] };
@@ -317,51 +383,74 @@ const plainText = (content: readonly Inline[]) => content.map((item) => (item.ty
  */
 const WRAPPING_STYLES = ["textColor", "backgroundColor", "underline", "strike", "bold", "italic"] as const;
 
+type Style = (typeof WRAPPING_STYLES)[number];
+
 function phrasing(content: readonly Inline[]): Phrasing[] {
-  const nodes: Phrasing[] = [];
-  let run: StyledText[] = [];
-  const flush = () => {
-    if (run.length > 0) nodes.push(...styledRuns(run, 0));
-    run = [];
-  };
-  for (const item of content) {
-    if (item.type === "link") {
-      flush();
-      nodes.push({ type: "link", url: item.href, title: null, children: styledRuns(item.content.filter((text) => text.text !== ""), 0) });
-    } else if (item.text !== "") run.push(item);
+  return styledRuns(
+    content.filter((item) => item.type === "link" || item.text !== ""),
+    [],
+  );
+}
+
+/** A style's value on a piece of text, or on a link when all its text shares it. */
+function styleValue(item: Inline, style: Style): string | boolean {
+  if (item.type === "text") return item.styles[style] ?? false;
+  let value: string | boolean | undefined;
+  for (const text of item.content) {
+    if (text.text === "") continue;
+    const own = text.styles[style] ?? false;
+    if (value === undefined) value = own;
+    else if (own !== value) return false;
   }
-  flush();
-  return nodes;
+  return value ?? false;
 }
 
-const styleValue = (text: StyledText, style: string) => text.styles[style] ?? false;
+const textLength = (item: Inline) => (item.type === "text" ? item.text.length : item.content.reduce((sum, text) => sum + text.text.length, 0));
 
-function anyHas(runs: readonly StyledText[], style: string): boolean {
-  for (const text of runs) if (styleValue(text, style) !== false) return true;
-  return false;
-}
-
-/** Runs of text grouped by their styles, outermost style first, so shared styles wrap once. */
-function styledRuns(runs: readonly StyledText[], from: number): Phrasing[] {
-  let depth = from;
-  // Styles no run has wrap nothing.
-  while (depth < WRAPPING_STYLES.length && !anyHas(runs, WRAPPING_STYLES[depth]!)) depth += 1;
-  if (depth === WRAPPING_STYLES.length) return runs.flatMap(leaves);
-  const style = WRAPPING_STYLES[depth]!;
+/**
+ * Text and links grouped by their styles, so shared styles wrap once:
+ * colours, underline and strikethrough outermost, in that order, then of
+ * strong and emphasis the one over more text (`*a **b** c*`, not
+ * `*a* ***b*** *c*`); a style all of a link's text has wraps the link.
+ * Strikethrough stays outside emphasis: mdast-util-to-markdown can write
+ * `~~…~~` then a word with `_` inside `_…_` so that it reads back otherwise.
+ * `applied`: the styles the nodes around these already wrap.
+ */
+function styledRuns(items: readonly Inline[], applied: readonly Style[]): Phrasing[] {
+  let style: Style | null = null;
+  let most = 0;
+  for (const candidate of WRAPPING_STYLES) {
+    if (applied.includes(candidate)) continue;
+    let covered = 0;
+    for (const item of items) if (styleValue(item, candidate) !== false) covered += textLength(item);
+    if (covered > most) {
+      style = candidate;
+      most = covered;
+      // Colours, underline and strikethrough wrap in that order; only strong and emphasis go by the text they cover.
+      if (candidate !== "bold" && candidate !== "italic") break;
+    }
+  }
+  if (style === null) {
+    return items.flatMap((item): Phrasing[] =>
+      item.type === "link"
+        ? [{ type: "link", url: item.href, title: null, children: styledRuns(item.content.filter((text) => text.text !== ""), applied) }]
+        : leaves(item),
+    );
+  }
   const nodes: Phrasing[] = [];
   let start = 0;
-  while (start < runs.length) {
-    const value = styleValue(runs[start]!, style);
+  while (start < items.length) {
+    const value = styleValue(items[start]!, style);
     let end = start + 1;
-    while (end < runs.length && styleValue(runs[end]!, style) === value) end += 1;
-    const inner = styledRuns(runs.slice(start, end), depth + 1);
-    nodes.push(...(value === false ? inner : wrap(style, value, inner)));
+    while (end < items.length && styleValue(items[end]!, style) === value) end += 1;
+    const run = items.slice(start, end);
+    nodes.push(...(value === false ? styledRuns(run, applied) : wrap(style, value, styledRuns(run, [...applied, style]))));
     start = end;
   }
   return nodes;
 }
 
-function wrap(style: (typeof WRAPPING_STYLES)[number], value: string | boolean, inner: Phrasing[]): Phrasing[] {
+function wrap(style: Style, value: string | boolean, inner: Phrasing[]): Phrasing[] {
   switch (style) {
     case "bold":
       return [{ type: "strong", children: inner }];
@@ -400,86 +489,42 @@ function leaves(text: StyledText): Phrasing[] {
 // ───────────────────────────── Markdown → blocks ─────────────────────────────
 
 /**
- * CommonMark with GitHub's tables and strikethrough; no linkify (a bare URL
- * stays text). Link addresses are kept as written (no percent-encoding, any
- * scheme), as the editor stores them. A new parser on each call (the tests
- * set one beside markdown-it's own parseLinkLabel).
+ * CommonMark with GitHub's tables, strikethrough and task items, as micromark
+ * reads them; no literal autolinks (a bare URL stays text).
  */
-export function markdownParser(): MarkdownIt {
-  const parser = new MarkdownIt("commonmark").enable(["table", "strikethrough"]);
-  // Not in the options' types, but read by the parser (the preset's 20 is shallower than notes nest).
-  (parser.options as { maxNesting?: number }).maxNesting = MAX_NESTING;
-  parser.validateLink = () => true;
-  parser.normalizeLink = (url) => url;
-  parser.normalizeLinkText = (text) => text;
-  // As GitHub's parser reads code spans, strikethrough and table rows wider than their header (markdown-it-rules.ts).
-  parser.inline.ruler.at("backticks", codeSpan);
-  parser.inline.ruler.at("strikethrough", strikethrough);
-  parser.inline.ruler2.at("strikethrough", strikethroughPairs);
-  parser.block.ruler.at("table", table, { alt: ["paragraph", "reference"] });
-  class GithubInlineState extends parser.inline.State {}
-  GithubInlineState.prototype.scanDelims = scanDelims;
-  parser.inline.State = GithubInlineState;
-  // Escapes and entities stay tokens of their own: the reader joins adjacent text itself.
-  parser.core.ruler.disable("text_join");
-  // markdown-it's answers in linear time on text full of brackets (markdown-it-link-label.ts).
-  parser.helpers.parseLinkLabel = parseLinkLabel;
-  return parser;
-}
-
-const parser = markdownParser();
-const unescapeAll = (text: string) => parser.utils.unescapeAll(text);
-
-/** A block token with the tokens it opens, as a tree. */
-type FlowNode = { type: string; token: Token; children: FlowNode[] };
-
-const openedTypes = new Map<string, string>();
-
-/** `bullet_list` for `bullet_list_open`, and so on. */
-function openedType(type: string): string {
-  let opened = openedTypes.get(type);
-  if (opened === undefined) {
-    opened = type.slice(0, -"_open".length);
-    openedTypes.set(type, opened);
-  }
-  return opened;
-}
-
-function flowTree(tokens: readonly Token[]): FlowNode[] {
-  const root: FlowNode[] = [];
-  const open: FlowNode[][] = [root];
-  for (const token of tokens) {
-    if (token.nesting === -1) {
-      open.pop();
-      continue;
-    }
-    const node: FlowNode = { type: token.nesting === 1 ? openedType(token.type) : token.type, token, children: [] };
-    open.at(-1)!.push(node);
-    if (token.nesting === 1) open.push(node.children);
-  }
-  return root;
-}
-
-/** A task item's check at the start of its first paragraph, as GitHub reads it: `[ ]`, `[x]` or `[X]`, then a space or tab before more text, or a line ending. */
-const TASK_CHECK = /^\[([ \t\nxX])\](?:\n|[ \t]+[^ \t])/;
+const readOptions: FromMarkdownOptions = {
+  extensions: [gfmStrikethrough(), gfmTable(), gfmTaskListItem()],
+  mdastExtensions: [gfmStrikethroughFromMarkdown(), gfmTableFromMarkdown(), gfmTaskListItemFromMarkdown()],
+};
 
 /** Markdown → the editor's blocks, each complete as the editor stores it. */
 export function markdownToBlocks(markdown: string, options: ReadOptions = {}): Block[] {
-  const env: Record<string, unknown> = {};
-  const tokens = parser.parse(markdown, env);
-  // Past this depth markdown-it stops reading: refuse rather than drop the rest.
-  if (tokens.some((token) => token.level >= MAX_NESTING - 1)) throw new MarkdownBlockError(`Markdown nests deeper than ${MAX_NESTING} levels`);
-  const reader = new Reader(env, options.newId ?? (() => crypto.randomUUID()));
-  return reader.flow(flowTree(tokens));
+  const tree = fromMarkdown(markdown, readOptions);
+  const reader = new Reader(tree, options.newId ?? (() => crypto.randomUUID()));
+  return reader.flow(tree.children, 0);
 }
 
 const NO_PROPS: Record<string, unknown> = Object.freeze({});
 
 class Reader {
+  private readonly definitions = new Map<string, M.Definition>();
+
   constructor(
-    private readonly env: Record<string, unknown>,
+    tree: M.Root,
     private readonly newId: () => string,
-  ) {}
+  ) {
+    this.collectDefinitions(tree.children, 0);
+  }
+
+  /** Link reference definitions anywhere in the document (the first of a label wins, as CommonMark says). */
+  private collectDefinitions(nodes: readonly M.RootContent[], depth: number): void {
+    if (depth > MAX_NESTING) throw new MarkdownBlockError(`Markdown nests deeper than ${MAX_NESTING} levels`);
+    for (const node of nodes) {
+      if (node.type === "definition") {
+        if (!this.definitions.has(node.identifier)) this.definitions.set(node.identifier, node);
+      } else if (node.type === "blockquote" || node.type === "list" || node.type === "listItem") this.collectDefinitions(node.children, depth + 1);
+    }
+  }
 
   private block(type: string, props: Record<string, unknown> = NO_PROPS, content?: Inline[] | TableContent, children: Block[] = []): Block {
     const block: Block = { id: this.newId(), type, props: props === NO_PROPS ? { ...defaultProps(type) } : { ...defaultProps(type), ...props }, children };
@@ -488,21 +533,22 @@ class Reader {
   }
 
   /** Flow content (the document, a list item, a quote) → blocks. */
-  flow(nodes: readonly FlowNode[]): Block[] {
+  flow(nodes: readonly M.RootContent[], depth: number): Block[] {
     const blocks: Block[] = [];
-    let previousList: FlowNode | null = null;
+    let previousList: M.List | null = null;
     for (let index = 0; index < nodes.length; index += 1) {
       const node = nodes[index]!;
-      if (node.type === "html_block" && htmlValue(node).trim() === CHILDREN_OPEN) {
+      if (node.type === "html" && node.value.trim() === CHILDREN_OPEN) {
         // The blocks up to the matching close are the previous block's nested blocks.
-        let depth = 1;
+        let level = 1;
         let end = index + 1;
         for (; end < nodes.length; end += 1) {
-          const value = nodes[end]!.type === "html_block" ? htmlValue(nodes[end]!).trim() : "";
-          if (value === CHILDREN_OPEN) depth += 1;
-          else if (value === CHILDREN_CLOSE && --depth === 0) break;
+          const next = nodes[end]!;
+          const value = next.type === "html" ? next.value.trim() : "";
+          if (value === CHILDREN_OPEN) level += 1;
+          else if (value === CHILDREN_CLOSE && --level === 0) break;
         }
-        const nested = this.flow(nodes.slice(index + 1, end));
+        const nested = this.flow(nodes.slice(index + 1, end), depth + 1);
         const parent = blocks.at(-1);
         if (parent) parent.children.push(...nested);
         else blocks.push(...nested);
@@ -510,45 +556,50 @@ class Reader {
         previousList = null;
         continue;
       }
-      if (node.type === "html_block" && htmlValue(node).trim() === CHILDREN_CLOSE) continue;
-      if (node.type === "bullet_list" || node.type === "ordered_list") {
-        blocks.push(...this.list(node, previousList !== null && previousList.type === node.type));
+      if (node.type === "html" && node.value.trim() === CHILDREN_CLOSE) continue;
+      if (node.type === "list") {
+        blocks.push(...this.list(node, previousList !== null && previousList.ordered === node.ordered, depth));
         previousList = node;
         continue;
       }
       previousList = null;
-      blocks.push(...this.node(node));
+      blocks.push(...this.node(node, depth));
     }
     return blocks;
   }
 
-  private node(node: FlowNode): Block[] {
+  private node(node: M.RootContent, depth: number): Block[] {
     switch (node.type) {
       case "paragraph": {
-        const inline = inlineTokens(node);
-        if (inline.length === 1 && inline[0]!.type === "image") {
-          const image = inline[0]!;
-          return [this.image(image.attrGet("src") ?? "", plainOf(image.children ?? []), image.attrGet("title") ?? "")];
+        const only = node.children.length === 1 ? node.children[0]! : null;
+        if (only?.type === "image") return [this.image(only.url, only.alt ?? "", only.title ?? "")];
+        if (only?.type === "imageReference") {
+          const definition = this.definitions.get(only.identifier);
+          if (definition) return [this.image(definition.url, only.alt ?? "", definition.title ?? "")];
         }
-        return [this.block("paragraph", NO_PROPS, this.inline(inline))];
+        return [this.block("paragraph", NO_PROPS, this.inline(node.children))];
       }
       case "heading":
-        return [this.block("heading", { level: Number(node.token.tag.slice(1)) }, this.inline(inlineTokens(node)))];
+        return [this.block("heading", { level: node.depth }, this.inline(node.children))];
       case "blockquote":
-        return this.quote(node);
-      case "fence":
-      case "code_block": {
-        const value = node.token.content.replace(/\n$/, "");
-        return [this.block("codeBlock", { language: node.type === "fence" ? fenceLanguage(node.token.info) : "text" }, value ? [{ type: "text", text: value, styles: {} }] : [])];
+        return this.quote(node, depth);
+      case "code": {
+        const language = node.lang ? (node.meta ? `${node.lang} ${node.meta}` : node.lang) : "text";
+        return [this.block("codeBlock", { language }, node.value ? [{ type: "text", text: node.value, styles: {} }] : [])];
       }
-      case "hr":
+      case "thematicBreak":
         return [this.block("divider")];
       case "table":
         return [this.table(node)];
-      case "html_block":
-        return this.html(htmlValue(node));
+      case "html":
+        return this.html(node.value);
+      case "definition":
+        return [];
+      case "list":
+        return this.list(node, false, depth);
       default:
-        return this.list(node, false);
+        // Phrasing that reached flow (never from the parser): its text.
+        return [this.block("paragraph", NO_PROPS, this.inline([node as M.PhrasingContent]))];
     }
   }
 
@@ -556,62 +607,50 @@ class Reader {
     return this.block("image", { url, name, caption });
   }
 
-  private quote(node: FlowNode): Block[] {
-    const blocks: Block[] = [];
-    const rest: FlowNode[] = [];
-    for (const child of node.children) {
-      // Each paragraph is a quote block; anything else nests in the quote before it.
-      if (child.type === "paragraph" && rest.length === 0) blocks.push(this.block("quote", NO_PROPS, this.inline(inlineTokens(child))));
-      // `> <br>` is a quote of one line break (an empty quote is `>`), as it is written.
-      else if (child.type === "html_block" && blocks.length === 0 && rest.length === 0 && isBreakTag(htmlValue(child))) blocks.push(this.block("quote", NO_PROPS, [{ type: "text", text: "\n", styles: {} }]));
-      else if (child.type === "paragraph" && blocks.length > 0) {
-        blocks.at(-1)!.children.push(...this.flow(rest.splice(0)));
-        blocks.push(this.block("quote", NO_PROPS, this.inline(inlineTokens(child))));
-      } else rest.push(child);
-    }
-    if (blocks.length === 0) blocks.push(this.block("quote", NO_PROPS, []));
-    blocks.at(-1)!.children.push(...this.flow(rest));
-    return blocks;
+  /** A quote: its first paragraph is the quote's text, and every block after it nests in the quote. */
+  private quote(node: M.Blockquote, depth: number): Block[] {
+    if (depth >= MAX_NESTING) throw new MarkdownBlockError(`Markdown nests deeper than ${MAX_NESTING} levels`);
+    const [first, ...rest] = node.children;
+    if (first?.type === "paragraph") return [this.block("quote", NO_PROPS, this.inline(first.children), this.flow(rest, depth + 1))];
+    // `> <br>` is a quote of one line break (an empty quote is `>`), as it is written.
+    if (first?.type === "html" && isBreakTag(first.value)) return [this.block("quote", NO_PROPS, [{ type: "text", text: "\n", styles: {} }], this.flow(rest, depth + 1))];
+    return [this.block("quote", NO_PROPS, [], this.flow(node.children, depth + 1))];
   }
 
-  private list(node: FlowNode, followsList: boolean): Block[] {
-    const ordered = node.type === "ordered_list";
+  private list(node: M.List, followsList: boolean, depth: number): Block[] {
+    if (depth >= MAX_NESTING) throw new MarkdownBlockError(`Markdown nests deeper than ${MAX_NESTING} levels`);
     return node.children.map((item, index) => {
       let type = "bulletListItem";
       const props: Record<string, unknown> = {};
-      if (ordered) {
+      if (node.ordered) {
         type = "numberedListItem";
-        const start = Number(node.token.attrGet("start") ?? 1);
+        const start = node.start ?? 1;
         if (index === 0 && (start !== 1 || followsList)) props.start = start;
+      } else if (typeof item.checked === "boolean") {
+        // An ordered item's check is dropped, as GitHub's parser drops it from the item's text.
+        type = "checkListItem";
+        props.checked = item.checked;
       }
       const [first, ...rest] = item.children;
       let content: Inline[] = [];
-      let nested: FlowNode[] = item.children;
+      let nested: M.RootContent[] = item.children;
       if (first?.type === "paragraph") {
-        let inline = inlineTokens(first);
-        const source = first.children[0]!.token.content;
-        const check = TASK_CHECK.exec(source);
-        if (check) {
-          // The check and the one space after it are not the item's text (an ordered item drops them too, as GitHub's parser does).
-          inline = [];
-          parser.inline.parse(afterCheck(source), parser, this.env, inline);
-          if (!ordered) {
-            type = "checkListItem";
-            props.checked = check[1] === "x" || check[1] === "X";
-          }
-        }
-        content = this.inline(inline);
+        content = this.inline(first.children);
         nested = rest;
-      } else if (first?.type === "html_block" && isBreakTag(htmlValue(first))) nested = rest;
-      return this.block(type, props, content, this.flow(nested));
+      } else if (first?.type === "html" && isBreakTag(first.value)) nested = rest;
+      return this.block(type, props, content, this.flow(nested, depth + 1));
     });
   }
 
-  private table(node: FlowNode): Block {
-    const rowNodes = node.children.flatMap((section) => section.children);
-    const width = Math.max(1, ...rowNodes.map((row) => row.children.length));
-    const rows = rowNodes.map((row) => {
-      const cells: TableCell[] = row.children.map((cell) => ({ type: "tableCell", props: { ...CELL_DEFAULTS, colspan: 1, rowspan: 1 }, content: this.inline(inlineTokens(cell)) }));
+  private table(node: M.Table): Block {
+    const width = Math.max(1, ...node.children.map((row) => row.children.length));
+    const alignments = (node.align ?? []).map((align) => (align === "center" || align === "right" ? align : "left"));
+    const rows = node.children.map((row) => {
+      const cells: TableCell[] = row.children.map((cell, column) => ({
+        type: "tableCell",
+        props: { ...CELL_DEFAULTS, textAlignment: alignments[column] ?? "left", colspan: 1, rowspan: 1 },
+        content: this.inline(cell.children),
+      }));
       while (cells.length < width) cells.push({ type: "tableCell", props: { ...CELL_DEFAULTS, colspan: 1, rowspan: 1 }, content: [] });
       return { cells };
     });
@@ -634,160 +673,104 @@ class Reader {
     return [this.block("paragraph", NO_PROPS, value ? [{ type: "text", text: value, styles: {} }] : [])];
   }
 
-  /** Inline tokens → the editor's inline content: styles flattened onto text, adjacent runs of equal styles merged. */
-  private inline(tokens: readonly Token[]): Inline[] {
+  /** Phrasing → the editor's inline content: styles flattened onto text, adjacent runs of equal styles merged. */
+  private inline(nodes: readonly M.PhrasingContent[]): Inline[] {
     // `<br>` alone is how an empty block is written.
-    if (tokens.length === 1 && tokens[0]!.type === "html_inline" && isBreakTag(tokens[0]!.content)) return [];
-    return new InlineReader().read(tokens);
+    if (nodes.length === 1 && nodes[0]!.type === "html" && isBreakTag(nodes[0]!.value)) return [];
+    return new InlineReader(this.definitions).read(nodes);
   }
 }
 
-/** One run of inline tokens read into inline content (a class, not closures: the worker's tsx wraps each closure it makes). */
+/** One paragraph's phrasing read into inline content. */
 class InlineReader {
   private readonly out: Inline[] = [];
   /** Underline and colours opened by HTML tags, in the order opened. */
   private readonly htmlStyles: [string, string | boolean][] = [];
-  /** Styles of the open strong, emphasis and strikethrough, innermost last. */
-  private readonly styleStack: Styles[] = [{}];
   /** Where text goes: the paragraph, or the link being read. */
-  private readonly targets: Inline[][] = [this.out];
-  /** For each open link: the link being read, or null for a link inside a link (its text only). */
-  private readonly links: (Link | null)[] = [];
-  /** The styles of text here, until a style opens or closes. */
-  private styles: Styles | null = null;
+  private target: Inline[] = this.out;
+  private inLink = false;
 
-  private current(): Styles {
-    if (this.styles) return this.styles;
-    const styles = { ...this.styleStack.at(-1)! };
-    for (const [style, value] of this.htmlStyles) styles[style] = value;
-    this.styles = styles;
-    return styles;
+  constructor(private readonly definitions: ReadonlyMap<string, M.Definition>) {}
+
+  read(nodes: readonly M.PhrasingContent[]): Inline[] {
+    this.walk(nodes, {});
+    return this.out;
+  }
+
+  private current(styles: Styles): Styles {
+    if (this.htmlStyles.length === 0) return styles;
+    const all = { ...styles };
+    for (const [style, value] of this.htmlStyles) all[style] = value;
+    return all;
   }
 
   private push(text: string, styles: Styles): void {
     if (text === "") return;
-    const target = this.targets.at(-1)!;
-    const last = target.at(-1);
-    // The last text took its styles from this same object (no style changed since): no need to compare.
-    if (last?.type === "text" && ((last === this.lastText && styles === this.lastStyles) || sameStyles(last.styles, styles))) last.text += text;
-    else {
-      this.lastText = { type: "text", text, styles: { ...styles } };
-      target.push(this.lastText);
-    }
-    this.lastStyles = styles;
+    const last = this.target.at(-1);
+    if (last?.type === "text" && sameStyles(last.styles, styles)) last.text += text;
+    else this.target.push({ type: "text", text, styles: { ...styles } });
   }
 
-  /** The last text made, and the styles object it was made from. */
-  private lastText: StyledText | null = null;
-  private lastStyles: Styles | null = null;
-
-  private open(style: string): void {
-    this.styleStack.push({ ...this.styleStack.at(-1)!, [style]: true });
-    this.styles = null;
-  }
-
-  read(tokens: readonly Token[]): Inline[] {
-    for (const token of tokens) {
-      switch (token.type) {
+  private walk(nodes: readonly M.PhrasingContent[], styles: Styles): void {
+    for (const node of nodes) {
+      switch (node.type) {
         case "text":
-        case "text_special":
-          this.push(token.content, this.current());
+          this.push(node.value, this.current(styles));
           break;
-        case "softbreak":
-        case "hardbreak":
-          this.push("\n", this.current());
+        case "break":
+          this.push("\n", this.current(styles));
           break;
-        case "code_inline":
-          this.push(token.content, { ...this.current(), code: true });
+        case "inlineCode":
+          // A code span's line endings are spaces (CommonMark, 6.1).
+          this.push(node.value.replace(/\r\n?|\n/g, " "), { ...this.current(styles), code: true });
           break;
-        case "strong_open":
-          this.open("bold");
+        case "strong":
+          this.walk(node.children, { ...styles, bold: true });
           break;
-        case "em_open":
-          this.open("italic");
+        case "emphasis":
+          this.walk(node.children, { ...styles, italic: true });
           break;
-        case "s_open":
-          this.open("strike");
+        case "delete":
+          this.walk(node.children, { ...styles, strike: true });
           break;
-        case "strong_close":
-        case "em_close":
-        case "s_close":
-          this.styleStack.pop();
-          this.styles = null;
-          break;
-        case "link_open":
-          if (this.links.length > 0) this.links.push(null);
-          else {
-            this.links.push({ type: "link", href: token.attrGet("href") ?? "", content: [] });
-            this.targets.push([]);
+        case "link":
+        case "linkReference": {
+          const href = node.type === "link" ? node.url : this.definitions.get(node.identifier)?.url;
+          if (this.inLink || href === undefined) {
+            this.walk(node.children, styles);
+            break;
           }
-          break;
-        case "link_close": {
-          const link = this.links.pop();
-          if (link) {
-            link.content = this.targets.pop()!.filter(isText);
-            this.targets.at(-1)!.push(link);
-          }
+          const outer = this.target;
+          this.target = [];
+          this.inLink = true;
+          this.walk(node.children, styles);
+          const link: Link = { type: "link", href, content: this.target.filter(isText) };
+          this.target = outer;
+          this.inLink = false;
+          outer.push(link);
           break;
         }
-        case "image": {
+        case "image":
+        case "imageReference": {
           // An image inside text: a link to it, so its address is kept.
-          const alt = plainOf(token.children ?? []);
-          if (this.links.length > 0) this.push(alt, this.current());
-          else this.targets.at(-1)!.push({ type: "link", href: token.attrGet("src") ?? "", content: alt ? [{ type: "text", text: alt, styles: { ...this.current() } }] : [] });
+          const href = node.type === "image" ? node.url : this.definitions.get(node.identifier)?.url;
+          const alt = node.alt ?? "";
+          if (href === undefined || this.inLink) this.push(alt, this.current(styles));
+          else this.target.push({ type: "link", href, content: alt ? [{ type: "text", text: alt, styles: { ...this.current(styles) } }] : [] });
           break;
         }
-        case "html_inline":
-          this.styles = null;
-          if (!inlineHtml(token.content, this.htmlStyles)) this.push(token.content, this.current());
-          else if (isBreakTag(token.content)) this.push("\n", this.current());
+        case "html":
+          if (!inlineHtml(node.value, this.htmlStyles)) this.push(node.value, this.current(styles));
+          else if (isBreakTag(node.value)) this.push("\n", this.current(styles));
           break;
         default:
           break;
       }
     }
-    return this.out;
   }
 }
 
 const isText = (item: Inline): item is StyledText => item.type === "text";
-
-const inlineTokens = (node: FlowNode): Token[] => node.children[0]?.token.children ?? [];
-
-/** An HTML block's source, without its last line ending. */
-const htmlValue = (node: FlowNode) => node.token.content.replace(/\n$/, "");
-
-/** A fence's language: its info string's first word and the rest as written, escapes and references decoded ("text" when none). */
-function fenceLanguage(info: string): string {
-  const match = /^[ \t]*([^ \t]+)(?:[ \t]+([^]*))?$/.exec(info);
-  if (!match) return "text";
-  const lang = unescapeAll(match[1]!);
-  const meta = match[2] ? unescapeAll(match[2]) : "";
-  return meta ? `${lang} ${meta}` : lang;
-}
-
-/**
- * A task item's text after its check, as GitHub's parser leaves it: the one
- * space after the check goes, or the line ending (with the spaces before it)
- * when the text starts on the next line; two spaces there are a line break.
- */
-function afterCheck(source: string): string {
-  const rest = source.slice(3);
-  const line = /^([ \t]*)\n/.exec(rest);
-  if (!line) return rest.slice(1);
-  return / {2}$/.test(line[1]!) ? rest : rest.slice(line[0].length);
-}
-
-/** An image's text (its alt), as a plain string. */
-function plainOf(tokens: readonly Token[]): string {
-  let text = "";
-  for (const token of tokens) {
-    if (token.type === "image") text += plainOf(token.children ?? []);
-    else if (token.type === "softbreak") text += "\n";
-    else if (token.type === "text" || token.type === "text_special" || token.type === "code_inline" || token.type === "html_inline") text += token.content;
-  }
-  return text;
-}
 
 /** Opens or closes an underline or colour span; true when the tag was one of ours. */
 function inlineHtml(value: string, stack: [string, string | boolean][]): boolean {

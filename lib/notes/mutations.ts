@@ -155,7 +155,12 @@ export async function updateNote(db: Db, { id, userId, author, input: given, ifV
   // The account's write lock first, before the note's row: the change this
   // write adds to the account's feed is numbered under it (see the
   // change_feed migration), and a new tag set touches the account's counters.
-  return writeTransaction(db, (tx) => writeNoteUpdate(tx, { id, userId, input, ifVersion }), { lockUserId: userId, author, restoredFrom });
+  // A restore is recorded even when it puts back what the note already holds.
+  return writeTransaction(db, (tx) => writeNoteUpdate(tx, { id, userId, input, ifVersion, evenIfUnchanged: restoredFrom !== undefined }), {
+    lockUserId: userId,
+    author,
+    restoredFrom,
+  });
 }
 
 export type WriteNoteUpdateOptions = {
@@ -165,6 +170,8 @@ export type WriteNoteUpdateOptions = {
   input: ResolvedBody<TUpdateNote>;
   /** Write only if the note is still at this version; otherwise 412 with the current note (404 when it is gone). */
   ifVersion?: number;
+  /** Write a new version even when nothing stored changes (a restore); otherwise such a write answers the note as it is. */
+  evenIfUnchanged?: boolean;
 };
 
 /**
@@ -176,11 +183,13 @@ export type WriteNoteUpdateOptions = {
  * the note's row, so the revision the row's write records (see the
  * note_revisions migration) has it.
  */
-export async function writeNoteUpdate(tx: Transaction, { id, userId, input, ifVersion }: WriteNoteUpdateOptions): Promise<VersionedNote> {
-  if (input.tagIds !== undefined) {
+export async function writeNoteUpdate(tx: Transaction, { id, userId, input, ifVersion, evenIfUnchanged }: WriteNoteUpdateOptions): Promise<VersionedNote> {
+  const tagIds = input.tagIds === undefined ? undefined : await ownedTagIds(tx, userId, input.tagIds);
+  const unchanged = evenIfUnchanged ? null : await noteIfUnchanged(tx, { id, userId, input, tagIds, ifVersion });
+  if (unchanged) return unchanged;
+  if (tagIds !== undefined) {
     // The note is the user's and at the version, and stays so (its row is locked), before its links change.
     await lockNoteAtVersion(tx, { id, userId, ifVersion });
-    const tagIds = await ownedTagIds(tx, userId, input.tagIds);
     await queryRows(tx, Prisma.sql`DELETE FROM note_tags WHERE note_id = ${id}::uuid`);
     if (tagIds.length > 0) await queryRows(tx, linkTagsSql(id, tagIds));
   }
@@ -202,6 +211,31 @@ export async function writeNoteUpdate(tx: Transaction, { id, userId, input, ifVe
     RETURNING n.version, ${NOTE_JSON}::text AS note`);
   if (!written) throw await missingOrModified(tx, { id, userId });
   return { note: JSON.parse(written.note) as TNote, version: written.version };
+}
+
+/**
+ * The note as it is, when the write would change nothing stored (the same
+ * title, body, pin and tags): such a write makes no version, so no revision,
+ * no change in the feed and the same ETag. Null when something differs, or
+ * when the note is missing or moved on (the write then answers that).
+ */
+async function noteIfUnchanged(
+  tx: Transaction,
+  { id, userId, input, tagIds, ifVersion }: Omit<WriteNoteUpdateOptions, "evenIfUnchanged"> & { tagIds: string[] | undefined },
+): Promise<VersionedNote | null> {
+  const same = [
+    input.title === undefined ? null : Prisma.sql`n.title = ${input.title}`,
+    input.content === undefined ? null : Prisma.sql`n.content = ${JSON.stringify(input.content)}::jsonb`,
+    input.contentText === undefined ? null : Prisma.sql`n.content_text = ${input.contentText}`,
+    input.pinned === undefined ? null : Prisma.sql`n.pinned = ${input.pinned}`,
+    tagIds === undefined
+      ? null
+      : Prisma.sql`ARRAY(SELECT nt.tag_id FROM note_tags nt WHERE nt.note_id = n.id ORDER BY 1) = ARRAY(SELECT unnest(${tagIds}::uuid[]) ORDER BY 1)`,
+  ].filter((condition) => condition !== null);
+  const [row] = await queryRows<{ version: number; note: string }>(tx, Prisma.sql`
+    SELECT n.version, ${NOTE_JSON}::text AS note FROM notes n
+    WHERE ${ownedRow(id, userId, "n")}${atVersionSql(ifVersion, "n.version")}${same.length > 0 ? Prisma.sql` AND ${Prisma.join(same, " AND ")}` : Prisma.empty}`);
+  return row ? { note: JSON.parse(row.note) as TNote, version: row.version } : null;
 }
 
 /**

@@ -61,6 +61,36 @@ describe.each(TEST_DB_KINDS)("change feed: GET /api/changes and recent_changes (
     expect([...first.changes, ...second.changes]).toEqual(feed.changes);
   });
 
+  it("a write that changes nothing (the same title, tags, pin and body as blocks, Markdown or text) answers the current version: no version, revision or change", async () => {
+    const user = stack.freshUser();
+    const tag = (await call(user, "POST", "/api/tags", { name: "kept" })).body.tag;
+    const created = await call(user, "POST", "/api/notes", { title: "Same", contentMarkdown: "# Plan\n\n* [x] done\n\nSome *words*", tagIds: [tag.id], pinned: true });
+    expect(created.status).toBe(201);
+    const note = created.body.note;
+    const start = await cursorOf(user);
+    const markdown = (await stack.api(`/api/notes/${note.id}?format=markdown`, { token: user.token() })).text;
+    const writes: Record<string, unknown>[] = [
+      { title: "Same", tagIds: [tag.id.toUpperCase()], pinned: true },
+      { content: note.content },
+      { contentMarkdown: "# Plan\n\n* [x] done\n\nSome *words*" },
+      { contentMarkdown: markdown },
+      { title: "Same", content: note.content, contentText: note.contentText },
+    ];
+    for (const json of writes) {
+      const res = await stack.api(`/api/notes/${note.id}`, { method: "PATCH", token: user.token(), json, headers: { "If-Match": '"v1"' } });
+      expect(res.status, JSON.stringify(json)).toBe(200);
+      expect(res.headers.get("etag")).toBe('"v1"');
+      expect(res.body.note).toEqual(note);
+    }
+    expect(await changes(user, `?since=${start}`)).toEqual({ changes: [], cursor: start, hasMore: false });
+    expect((await stack.api(`/api/notes/${note.id}/revisions`, { token: user.token() })).body.revisions.map((revision: { version: number }) => revision.version)).toEqual([1]);
+
+    // One field that differs is a write like any other.
+    const unpinned = await stack.api(`/api/notes/${note.id}`, { method: "PATCH", token: user.token(), json: { pinned: false } });
+    expect(unpinned.headers.get("etag")).toBe('"v2"');
+    expect(shape(await changes(user, `?since=${start}`))).toEqual([["note", "updated", note.id, 2]]);
+  });
+
   it("is the owner's alone: another account's changes never appear, and a cursor ahead of the account's is a 400", async () => {
     const [owner, other] = [stack.freshUser(), stack.freshUser()];
     const ownerStart = await cursorOf(owner);

@@ -214,9 +214,8 @@ async function checkSequence(
  * oldest first, by the rule of note_revision_record: a person's save joins
  * the newest revision when that is a save of the same session, not a
  * restore, written less than the pause ago and begun less than the window
- * ago; a write that changes nothing gives the newest revision its version
- * (not its time), unless it is a restore or another writer's while the newest
- * is open to a save of its session.
+ * ago; a write that changes nothing makes no version (lib/notes/mutations.ts),
+ * unless it is a restore, which is a revision of its own.
  */
 function expectedVersions(steps: Step[], { pauseMs, windowMs }: Clock): number[] {
   type Model = { version: number; author: Kind; restore: boolean; begunAt: number; lastAt: number };
@@ -226,13 +225,13 @@ function expectedVersions(steps: Step[], { pauseMs, windowMs }: Clock): number[]
     const record = () => model.push({ version: step.version, author: step.author, restore: step.restore, begunAt: step.at, lastAt: step.at });
     if (!latest) return record();
     const unchanged = sameState(steps[i - 1]!.state, step.state);
+    if (unchanged && !step.restore) return;
     const sameWriter = latest.author === step.author;
     const open = isPerson(latest.author) && !latest.restore && step.at - latest.lastAt < pauseMs && step.at - latest.begunAt < windowMs;
-    const joins = !step.restore && ((open && sameWriter) || (unchanged && (sameWriter || !open)));
+    const joins = !step.restore && open && sameWriter;
     if (!joins) return record();
     latest.version = step.version;
-    // Only a write that changed something is a save the pause counts from.
-    if (!unchanged) latest.lastAt = step.at;
+    latest.lastAt = step.at;
   });
   return model.map((revision) => revision.version);
 }
