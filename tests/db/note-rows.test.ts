@@ -38,7 +38,7 @@ describe.each(TEST_DB_KINDS)("note rows for the lists (%s)", (kind) => {
         {
           id: person.id,
           title: [{ text: "Coast", match: false }],
-          excerpt: [{ text: "Photos from the coast. The harbour", match: false }],
+          excerpt: [{ text: "Photos from the coast. · The harbour", match: false }],
           tags: [{ id: tag.id, name: "trips" }],
           updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
           agent: false,
@@ -46,7 +46,7 @@ describe.each(TEST_DB_KINDS)("note rows for the lists (%s)", (kind) => {
       ]);
       expect(otherRows.map((row) => [row.id, row.title[0]!.text, row.excerpt.map((part) => part.text).join(""), row.agent])).toEqual([
         [retaken.id, "Retaken by a person", "agent text", false],
-        [agent.id, "From an agent", "Plain text in two lines", true],
+        [agent.id, "From an agent", "Plain text · in two lines", true],
       ]);
       // A later page counts the pinned notes but lists none of them.
       const later = await listNoteRowGroups(db, { userId: user.id, pinnedLimit: 0, limit: 1, offset: 1 });
