@@ -51,6 +51,20 @@ const ZEnvSchema = z.object({
       .refine((value) => !URL.canParse(value) || ["", "/"].includes(new URL(value).pathname + new URL(value).search + new URL(value).hash), "APP_URL must be an origin, without a path")
       .optional(),
   ),
+  /**
+   * Origins besides the app's own whose pages may call /api/mcp from a browser
+   * (comma-separated, `https://chat.example.com,https://tools.example.org`).
+   * A request with another Origin is refused before anything else: a web page
+   * cannot reach a local server through a rebound DNS name.
+   */
+  MCP_ALLOWED_ORIGINS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .transform((value) => value.split(",").map((origin) => origin.trim()).filter(Boolean))
+      .pipe(z.array(z.url({ protocol: /^https?$/ }).refine((origin) => new URL(origin).origin === origin, "each origin is a scheme, host and port, without a path")))
+      .optional(),
+  ),
   LOG_LEVEL: z.enum(["info", "silent"]).default("info"),
   PORT: intWithDefault(3000, 1, 65_535),
   /** On SIGTERM/SIGINT, how long in-flight requests get to finish before their connections are closed. */

@@ -200,6 +200,7 @@ function operation(route: ApiRoute): JsonSchema {
     operationId: operationId(route),
     summary: route.description,
     ...(route.public ? { security: [] } : {}),
+    ...(route.mcpTransport ? { security: [{ sessionToken: [] }, { bearerToken: [] }] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(route.body, "input") } } } } : {}),
     ...(route.rawBody
@@ -233,7 +234,10 @@ export function buildOpenApiDocument(serverUrl: string, routes: readonly ApiRout
     security: [{ sessionToken: [] }],
     components: {
       schemas: COMPONENT_SCHEMAS,
-      securitySchemes: { sessionToken: { type: "apiKey", in: "header", name: SESSION_TOKEN_HEADER } },
+      securitySchemes: {
+        sessionToken: { type: "apiKey", in: "header", name: SESSION_TOKEN_HEADER },
+        bearerToken: { type: "http", scheme: "bearer", description: "The same session token, as MCP clients send it (/api/mcp only)" },
+      },
     },
     paths,
   };

@@ -50,6 +50,8 @@ export type ApiRoute = {
   jsonRpcErrors?: readonly number[];
   /** Answers without a session token. */
   public?: boolean;
+  /** Also takes the token as `Authorization: Bearer`, and refuses browser requests from origins not allowed (the MCP endpoint). */
+  mcpTransport?: boolean;
 };
 
 type RouteHandler = (req: Request, ctx: RouteContext<Record<string, string>>) => Promise<Response>;
@@ -107,7 +109,7 @@ export function defineOperation<Q extends z.ZodObject | undefined = undefined, B
       const body = route.body && !bodyReadByRun ? await parseJsonBody(req, route.body) : undefined;
       return run({ req, params: checked as Record<K, string>, query: query as Parsed<Q>, body: body as Parsed<B>, idempotencyKey, user, db });
     },
-    { browserSession },
+    { browserSession, bearer: route.mcpTransport, checkOrigin: route.mcpTransport },
   );
   return { ...route, handle };
 }

@@ -39,8 +39,13 @@ export type FindUser<U extends UserSummary> = (db: Db, email: string) => Promise
  * AppError with the contract's code on each failure. `context` is who the
  * request acts for, `account` what findUser found.
  */
-export async function authenticate<U extends UserSummary>(req: Request, deps: AuthDeps, findUser: FindUser<U>): Promise<{ context: AuthContext; account: U }> {
-  const token = req.headers.get(SESSION_TOKEN_HEADER)?.trim();
+export async function authenticate<U extends UserSummary>(
+  req: Request,
+  deps: AuthDeps,
+  findUser: FindUser<U>,
+  options: { bearer?: boolean } = {},
+): Promise<{ context: AuthContext; account: U }> {
+  const token = req.headers.get(SESSION_TOKEN_HEADER)?.trim() || (options.bearer ? bearerToken(req) : undefined);
   if (!token) throw new AppError("MISSING_TOKEN");
 
   const partnerKey = deps.getPartnerKey();
@@ -58,6 +63,12 @@ export async function authenticate<U extends UserSummary>(req: Request, deps: Au
     throw new AppError("USER_NOT_FOUND", { args: [deps.getAppUrl()], fields: { email: outcome.email } });
   }
   return { context: { userId: account.id, email: outcome.email, ...(outcome.agent ? { agent: outcome.agent } : {}) }, account };
+}
+
+/** The token of `Authorization: Bearer <token>` (RFC 6750), as MCP clients send theirs. */
+function bearerToken(req: Request): string | undefined {
+  const match = /^Bearer +(\S+) *$/i.exec(req.headers.get("authorization") ?? "");
+  return match?.[1];
 }
 
 /** Faults on the partner's side of the verify call, as opposed to a bad token. */

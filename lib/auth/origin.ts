@@ -61,3 +61,15 @@ export function isCrossOrigin(headers: Headers, env: Env): boolean {
   if (origin) return !trustedOriginList(env).includes(origin);
   return headers.get("sec-fetch-site") === "cross-site";
 }
+
+/**
+ * A request /api/mcp may answer: without an Origin (a program, not a page), or
+ * from the app's own origin or one listed in MCP_ALLOWED_ORIGINS. The MCP
+ * transport requires the check: otherwise any web page could reach a server
+ * on the person's machine through a DNS name rebound to it.
+ */
+export function isAllowedMcpOrigin(headers: Headers, env: Env): boolean {
+  const origin = headers.get("origin");
+  if (origin === null) return true;
+  return trustedOriginList(env).includes(origin) || (env.MCP_ALLOWED_ORIGINS ?? []).includes(origin);
+}

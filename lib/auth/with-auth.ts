@@ -1,7 +1,7 @@
 import "server-only";
 import { authenticate, defaultVerify, SESSION_TOKEN_HEADER, type AuthContext, type AuthDeps, type FindUser } from "@/lib/auth/authenticate";
 import { getDb, type Db } from "@/lib/db/client";
-import { appOrigin, isCrossOrigin } from "@/lib/auth/origin";
+import { appOrigin, isAllowedMcpOrigin, isCrossOrigin } from "@/lib/auth/origin";
 import { getEnv } from "@/lib/env";
 import { crossOriginError, NO_STORE, toErrorResponse } from "@/lib/errors";
 import { findUncountedUser, findUserLimitingRequests, limitApiRequests, type LimitedUser } from "@/lib/auth/api-rate-limit";
@@ -37,6 +37,10 @@ export type WithAuthOptions = {
    * authenticated that changes something must come from the app's own origin.
    */
   browserSession?: boolean;
+  /** Also the token in `Authorization: Bearer`, as MCP clients send it (x-session-token first). */
+  bearer?: boolean;
+  /** A browser request from an origin other than the app's own or MCP_ALLOWED_ORIGINS is refused (403) before anything else. */
+  checkOrigin?: boolean;
 };
 
 /** Who is asking, and the request budget's header fields for the response. */
@@ -53,8 +57,8 @@ export function createWithAuth(deps: WithAuthDeps) {
   const findUser = deps.limitRequests?.findUser ?? findUncountedUser;
 
   /** The token's account (authenticate), counted in the same statement. */
-  async function byToken(req: Request): Promise<Identified> {
-    const { context, account } = await authenticate(req, deps, findUser);
+  async function byToken(req: Request, options: WithAuthOptions): Promise<Identified> {
+    const { context, account } = await authenticate(req, deps, findUser, { bearer: options.bearer });
     return { user: context, limitHeaders: account.rateLimitHeaders };
   }
 
@@ -74,7 +78,8 @@ export function createWithAuth(deps: WithAuthDeps) {
     return async (req: Request, ctx: RouteContext<P>): Promise<Response> => {
       let limitHeaders: Record<string, string> = {};
       try {
-        const identified = (await byBrowserSession(req, options)) ?? (await byToken(req));
+        if (options.checkOrigin && !isAllowedMcpOrigin(req.headers, getEnv())) throw crossOriginError();
+        const identified = (await byBrowserSession(req, options)) ?? (await byToken(req, options));
         limitHeaders = identified.limitHeaders;
         const [params, db] = await Promise.all([ctx.params, deps.getDb()]);
         const response = await handler({ req, params, user: identified.user, db });

@@ -21,7 +21,8 @@ const INSTRUCTIONS =
  * ("Invalid request body" and its details), not the SDK's.
  */
 function advertisedSchema(tool: NoteTool) {
-  return z.looseObject({}).meta(toJsonSchema(tool.input, "input", "draft-7"));
+  // Closed, as the tool is: an argument it does not name fails the call (refuseUnknownArguments).
+  return z.looseObject({}).meta({ ...toJsonSchema(tool.input, "input", "draft-7"), additionalProperties: false });
 }
 
 const ADVERTISED = new Map(NOTE_TOOLS.map((tool) => [tool.name, advertisedSchema(tool)]));
@@ -96,6 +97,8 @@ function createNotesMcpServer(ctx: ToolContext): McpServer {
     );
   }
   registerNoteResources(server, ctx);
+  // Stateless, with no stream to send on: the lists never change during a connection, so no list_changed is promised.
+  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } });
   return server;
 }
 

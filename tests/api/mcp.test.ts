@@ -36,7 +36,7 @@ const TOOLS = [
 const withVersions = (page: { notes: object[] }, versions: number[]) => ({ ...page, notes: page.notes.map((note, i) => ({ ...note, version: versions[i] })) });
 
 describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
-  const stack = useApiStack(kind);
+  const stack = useApiStack(kind, { users: 40 });
   const connect = useMcpClients(() => stack.app.url);
 
 
@@ -521,6 +521,49 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
       } finally {
         await client.close();
       }
+    });
+  });
+
+  describe("how MCP clients reach it", () => {
+    const accept = { accept: "application/json, text/event-stream" };
+    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+
+    it("takes the session token as Authorization: Bearer, as MCP clients send one", async () => {
+      const user = stack.freshUser();
+      const client = new Client({ name: "notes-tests", version: "1.0.0" });
+      const transport = new StreamableHTTPClientTransport(new URL("/api/mcp", stack.app.url), { requestInit: { headers: { authorization: `Bearer ${user.token()}` } } });
+      await client.connect(transport);
+      try {
+        expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
+      } finally {
+        await client.close();
+      }
+      const forged = await stack.api("/api/mcp", { method: "POST", json: initialize, headers: { ...accept, authorization: "Bearer st_forged" } });
+      expect(forged.status).toBe(401);
+      expect(forged.body).toEqual({ error: "Invalid session token: Invalid or expired session token" });
+      // Only the MCP endpoint: REST keeps the contract's header.
+      const rest = await stack.api("/api/notes", { headers: { authorization: `Bearer ${user.token()}` } });
+      expect(rest.status).toBe(401);
+      expect(rest.body).toEqual({ error: "Missing X-Session-Token header" });
+    });
+
+    it("refuses a page of another origin before anything else (a rebound DNS name), and answers the app's own", async () => {
+      const before = stack.identity.calls;
+      const token = stack.freshUser().token();
+      const evil = await stack.api("/api/mcp", { method: "POST", token, json: initialize, headers: { ...accept, origin: "http://evil.example.com" } });
+      expect(evil.status).toBe(403);
+      expect(evil.body).toEqual({ error: "Cross-origin request refused" });
+      expect(stack.identity.calls).toBe(before);
+      const own = await stack.api("/api/mcp", { method: "POST", token, json: initialize, headers: { ...accept, origin: new URL(stack.app.url).origin } });
+      expect(own.status).toBe(200);
+    });
+
+    it("declares what it can deliver: no list_changed from a stateless server; tool arguments closed as the tools are", async () => {
+      const res = await stack.api("/api/mcp", { method: "POST", token: stack.freshUser().token(), json: initialize, headers: accept });
+      expect(res.body.result.capabilities).toMatchObject({ tools: { listChanged: false }, resources: { listChanged: false } });
+      const client = await connect(stack.freshUser().token());
+      const { tools } = await client.listTools();
+      for (const tool of tools) expect(tool.inputSchema, tool.name).toMatchObject({ type: "object", additionalProperties: false });
     });
   });
 

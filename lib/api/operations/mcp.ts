@@ -43,8 +43,10 @@ export const callMcpOperation = defineOperation({
       description: "The JSON-RPC response, or for a batch the array of responses",
     },
     202: { body: null, description: "Notifications or responses only: accepted, nothing to answer" },
+    403: { body: null, description: "A browser page of an origin neither the app's own nor in MCP_ALLOWED_ORIGINS" },
   },
   jsonRpcErrors: [400, 404, 406, 413, 415],
+  mcpTransport: true,
   // The transport reads the body and answers its own failures as JSON-RPC errors; `body` describes it.
   bodyReadByRun: true,
   run: async ({ req, user, db }) => handleMcpRequest(req, { user, db }),
