@@ -116,7 +116,8 @@ describe("GET /api, /api/openapi.json, and requests no route answers", () => {
     expect(ids.every((id) => typeof id === "string" && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
     // Statuses no request feature decides (auth, server, database, rate limits, …) are declared on every operation.
-    // A 403 refuses another site's page on the browser's sign-in routes and server actions only, which the document leaves out.
+    // A 403 refuses another site's page on the browser's sign-in routes and server actions, which the document leaves out,
+    // and on /api/mcp, which declares it.
     const everywhere = [...new Set(Object.values(ERRORS).flatMap(({ status, means }) => (means === null ? [] : [status])))].filter((s) => ![400, 403, 404, 405, 409, 412, 413, 415, 422].includes(s));
     for (const { name, op } of operations) {
       // A public route (the health check) takes no token: no 401, and no user's 429.
@@ -125,7 +126,8 @@ describe("GET /api, /api/openapi.json, and requests no route answers", () => {
       // A 401 says how to authenticate, and that an expired token is the problem when it is.
       if (expected.includes(401)) expect(op.responses["401"].headers?.["WWW-Authenticate"]?.description, name).toContain('error="invalid_token"');
       expect(op.responses, name).toHaveProperty("400");
-      expect(op.responses, name).not.toHaveProperty("403");
+      if (name === "POST /api/mcp") expect(op.responses, name).toHaveProperty("403");
+      else expect(op.responses, name).not.toHaveProperty("403");
     }
     expect(doc.paths["/api/notes/{id}"].get.responses["503"].headers).toHaveProperty("Retry-After");
     for (const op of [doc.paths["/api/notes"].post, doc.paths["/api/tags/{id}"].patch]) {
