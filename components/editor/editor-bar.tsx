@@ -40,7 +40,15 @@ export function EditorBar({ state, session }: { state: EditorSession; session: N
         Pin<span className="sr-only"> note</span>
       </button>
       {/* Named by aria-label: at phone width the visible words are hidden, the names stay. */}
-      <button type="button" className="btn btn-ghost btn-sm" aria-haspopup="dialog" aria-label="History of this note" onClick={() => session.openDialog("history")}>
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm"
+        aria-haspopup="dialog"
+        aria-label="History of this note"
+        // A new note has no history until its first save.
+        disabled={state.version === 0}
+        onClick={() => session.openDialog("history")}
+      >
         <HistoryIcon size={15} />
         <span className="hide-sm">History</span>
       </button>

@@ -144,7 +144,11 @@ export function NoteEditor({ note, allTags, now, onSaved, onTitleChange, onReady
         onConfirm={() => void deleteNote()}
         onCancel={() => session.openDialog(null)}
       >
-        <p>The note moves to the trash, for you and your agents. You can restore it from the Trash page until it expires.</p>
+        <p>
+          {state.version > 0
+            ? "The note moves to the trash, for you and your agents. You can restore it from the Trash page until it expires."
+            : "Nothing of this new note is stored yet: what is on this page is discarded."}
+        </p>
       </ConfirmDialog>
     </div>
   );
