@@ -67,7 +67,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   try {
     const binaries = await platformBinaries();
     const runAs = serverUser();
-    if (runAs.uid !== undefined) for (const needed of [dir, binaries.postgres]) assertReachable(needed, runAs as Required<typeof runAs>);
+    if (runAs.uid !== undefined) {
+      // The data folder (the parent) may be private to its owner, as the identity service makes it: the server's
+      // user is let through it (search only: it cannot list what else is there), and never further up.
+      for (const folder of [dir, path.dirname(dir)]) fs.chmodSync(folder, fs.statSync(folder).mode | 0o001);
+      for (const needed of [dir, binaries.postgres]) assertReachable(needed, runAs as Required<typeof runAs>);
+    }
     const clusterDir = path.join(dir, CLUSTER);
     await stopAbandonedServer(clusterDir);
     const password = readOrCreatePassword(dir);
