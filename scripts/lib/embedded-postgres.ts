@@ -120,9 +120,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 /**
  * What differs from PostgreSQL's defaults: loopback only, no Unix socket (its
  * default folder may not be writable, and a second server would need its own),
- * and a server sized for one app on a developer's machine.
+ * and shared buffers sized for one app on a developer's machine.
  */
-const SERVER_SETTINGS = ["listen_addresses=127.0.0.1", "unix_socket_directories=", "max_connections=40", "shared_buffers=64MB"];
+const SERVER_SETTINGS = ["listen_addresses=127.0.0.1", "unix_socket_directories=", "shared_buffers=64MB"];
 
 type Binaries = { initdb: string; postgres: string };
 
