@@ -1,10 +1,10 @@
-// npm run -s bench:soak -- [--db pglite|postgres] [--duration 60m] [--writers 4] [--interval 60s] [--skip-build] [--build-dir .next]
+// npm run -s bench:soak -- [--db embedded|pglite|postgres] [--duration 60m] [--writers 4] [--interval 60s] [--skip-build] [--build-dir .next]
 // Runs the hostile mix against the production server for a long time: clients
 // post 100 KB Markdown notes (one in ten a pathological one) and delete them,
 // while others read a small note and notes as Markdown. Reports, per interval
 // and overall, read latency, answers by status, errors and the server's RSS.
 import { buildBenchApp } from "./build-app";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -17,10 +17,12 @@ import { loadBenchData, type LoadedUser, type Sql } from "./load";
 import { realisticMarkdown } from "./markdown-notes";
 import { createBenchDatabase, DEFAULT_ADMIN_URL } from "./database";
 import { startBenchStack } from "./stack";
+import { startEmbeddedPostgres } from "@/scripts/lib/embedded-postgres";
+import { pssMb } from "@/scripts/lib/processes";
 
 const { values: args } = parseArgs({
   options: {
-    db: { type: "string", default: "pglite" },
+    db: { type: "string", default: "embedded" },
     "admin-url": { type: "string", default: DEFAULT_ADMIN_URL },
     duration: { type: "string", default: "10m" },
     interval: { type: "string", default: "60s" },
@@ -56,8 +58,8 @@ const LOAD = { users: [{ email: EMAIL, notes: 200 }], totalNotes: 200, seed: 424
 
 type SoakDatabase = { databaseUrl: string; user: LoadedUser; drop(): Promise<void> };
 
-/** The embedded database in the work directory, migrated and loaded. */
-async function embeddedDatabase(workDir: string): Promise<SoakDatabase> {
+/** PGlite in the work directory, migrated and loaded. */
+async function pgliteDatabase(workDir: string): Promise<SoakDatabase> {
   const dataDir = path.join(workDir, "pglite");
   const pglite = await openPglite(dataDir);
   await migrateDatabase({ pglite });
@@ -67,9 +69,9 @@ async function embeddedDatabase(workDir: string): Promise<SoakDatabase> {
   return { databaseUrl: `pglite:${dataDir}`, user: user!, drop: async () => undefined };
 }
 
-/** A PostgreSQL database of the soak's own, created from --admin-url, migrated and loaded; dropped at the end. */
-async function postgresDatabase(): Promise<SoakDatabase> {
-  const database = await createBenchDatabase(args["admin-url"], `notes_soak_${process.pid}`);
+/** A PostgreSQL database of the soak's own, created from `adminUrl`, migrated and loaded; dropped at the end. */
+async function postgresDatabase(adminUrl: string): Promise<SoakDatabase> {
+  const database = await createBenchDatabase(adminUrl, `notes_soak_${process.pid}`);
   await migrateDatabase({ postgresUrl: database.url });
   const pool = new pg.Pool({ connectionString: database.url, max: 2 });
   pool.on("error", () => undefined);
@@ -82,10 +84,14 @@ async function postgresDatabase(): Promise<SoakDatabase> {
 }
 
 async function main(): Promise<number> {
-  if (args.db !== "pglite" && args.db !== "postgres") throw new Error(`--db is pglite or postgres, not ${args.db}`);
+  if (!["embedded", "pglite", "postgres"].includes(args.db)) throw new Error(`--db is embedded, pglite or postgres, not ${args.db}`);
   await buildBenchApp(args["build-dir"], Boolean(args["skip-build"]), log);
   const workDir = mkdtempSync(path.join(os.tmpdir(), "notes-soak-"));
-  const database = args.db === "postgres" ? await postgresDatabase() : await embeddedDatabase(workDir);
+  // Run as root, the embedded server runs as the postgres user, which must reach its folder.
+  chmodSync(workDir, 0o755);
+  // The embedded server as npm run dev starts it; the RSS reported is then the app's plus the server's PSS.
+  const embedded = args.db === "embedded" ? await startEmbeddedPostgres({ dir: path.join(workDir, "postgres"), database: "postgres", log }) : undefined;
+  const database = args.db === "pglite" ? await pgliteDatabase(workDir) : await postgresDatabase(embedded?.url ?? args["admin-url"]);
   const user = database.user;
   const stack = await startBenchStack({ databaseUrl: database.databaseUrl, workDir, emails: [EMAIL] });
   const startedAt = new Date();
@@ -116,7 +122,7 @@ async function main(): Promise<number> {
       markdownReads: summarizeLatencies(window.markdownReads, 0),
       statuses: window.statuses,
       hostileStatuses: window.hostileStatuses,
-      rssMb: stack.appRssMb(),
+      rssMb: Math.round((stack.appRssMb() + (embedded ? pssMb(embedded.pid) : 0)) * 10) / 10,
     };
     if (report.rssMb === 0) serverDied = true;
     intervals.push(report);
@@ -203,6 +209,7 @@ async function main(): Promise<number> {
   };
   await stack.stop();
   await database.drop();
+  await embedded?.stop();
   rmSync(workDir, { recursive: true, force: true });
 
   mkdirSync(args.out, { recursive: true });
@@ -212,7 +219,7 @@ async function main(): Promise<number> {
   process.stdout.write(
     [
       "",
-      `Soak of ${durationSec} s on ${args.db === "postgres" ? "PostgreSQL" : "the embedded database"} (${readers} small-note readers, 1 Markdown reader, ${writers} writers of 100 KB Markdown, one in ten pathological), on ${summary.machine.cpus} CPUs:`,
+      `Soak of ${durationSec} s on ${{ postgres: "PostgreSQL", embedded: "the embedded PostgreSQL server (RSS: the app's plus the server's PSS)", pglite: "PGlite" }[args.db]} (${readers} small-note readers, 1 Markdown reader, ${writers} writers of 100 KB Markdown, one in ten pathological), on ${summary.machine.cpus} CPUs:`,
       `- small-note reads: ${summary.reads.requests} ok, ${summary.reads.failures} reads failed (all readers); p50 ${summary.reads.p50} ms, p99 ${summary.reads.p99} ms`,
       `- Markdown reads: ${summary.markdownReads.requests}; p50 ${summary.markdownReads.p50} ms, p99 ${summary.markdownReads.p99} ms`,
       `- realistic writes by status: ${JSON.stringify(summary.writes)}; pathological writes by status: ${JSON.stringify(summary.hostileWrites)}`,

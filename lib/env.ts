@@ -15,8 +15,10 @@ const intWithDefault = (fallback: number, min: number, max: number) =>
 
 const ZEnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  /** Unset: embedded PGlite in ./.data/pglite. Also `pglite:<dir>`, `pglite:memory`, `postgres://…`. */
+  /** `postgres://…`; unset: the embedded PostgreSQL server that npm run dev and npm start start (`.data/postgres`). Also `pglite:<dir>`, `pglite:memory`. */
   DATABASE_URL: optionalString,
+  /** Holds the embedded database (`<dir>/postgres`) when DATABASE_URL is unset. */
+  NOTES_DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default(".data")),
   /** With a pooled DATABASE_URL (`?pgbouncer=true`): a direct connection to the same database, for migrations. */
   DIRECT_DATABASE_URL: optionalString,
   /** Connections per server instance; keep small on serverless hosts. */

@@ -1,4 +1,5 @@
-// npm run dev: the whole local stack in one command. Migrates the database,
+// npm run dev: the whole local stack in one command. Starts the embedded
+// database (unless DATABASE_URL names another), migrates it,
 // runs the identity service in this process, provisions a partner key, the
 // demo account and the agent's key on first run, then runs `next dev`.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -9,10 +10,11 @@ import { IdentityStore } from "@/identity/store";
 import { HEALTH_PATH, NOTES_PATH } from "@/lib/api-paths";
 import { migrateDatabaseTarget } from "@/lib/db/migrate";
 import { describeFailure } from "@/lib/db/describe-failure";
+import { openDatabase, type OpenDatabase } from "./lib/database";
 import { formatBanner } from "./lib/dev-banner";
 import { DevConfigError, readDevConfig, type DevConfig } from "./lib/dev-env";
 import { DEMO_EMAIL, DEMO_PASSWORD, ensureAgentKey, ensureNotesAccount, ensurePartnerKey, recordDevAdmin } from "./lib/dev-provision";
-import { exited, isPortFree, prefixLines, stopChild, stripControlSequences, waitForListening } from "./lib/processes";
+import { exited, hasExited, isPortFree, prefixLines, stopChild, stripControlSequences, waitForListening } from "./lib/processes";
 
 const root = process.cwd();
 /** `next dev` compiles on demand, but the server itself is up within seconds; a cold machine gets a minute. */
@@ -34,20 +36,22 @@ async function main(): Promise<number> {
   await assertAppPortFree(config.appPort);
   const identity = await startIdentity(config);
   let adminRecorded = false;
+  let database: OpenDatabase | undefined;
   try {
-    await migrate(config);
-    const { partnerKey, agentEmail, agentHasAccount } = await provision(config);
+    database = await startDatabase(config);
+    await migrate(database, config);
+    const { partnerKey, agentEmail, agentHasAccount } = await provision(config, database);
     // Lets `npm run users` add accounts through the app while it holds the embedded database.
     const adminSecret = randomBytes(32).toString("base64url");
-    const app = startApp(config, identity, partnerKey, adminSecret);
-    const run = superviseApp(app);
+    const app = startApp(config, database, identity, partnerKey, adminSecret);
+    const run = superviseApp(app, database);
     if (await appStarted(app, config.appPort, run)) {
       await warmUp(app, config.appPort);
       await recordDevAdmin(config.stackFile, {
         url: `http://127.0.0.1:${config.appPort}`,
         secret: adminSecret,
         pid: process.pid,
-        databaseUrl: config.databaseUrl,
+        databaseUrl: database.url,
       });
       adminRecorded = true;
       process.stdout.write(
@@ -66,6 +70,8 @@ async function main(): Promise<number> {
   } finally {
     if (adminRecorded) await recordDevAdmin(config.stackFile, undefined).catch(() => undefined);
     await identity.close();
+    // After the app: it is never left without its database while it runs.
+    await database?.stop();
   }
 }
 
@@ -124,12 +130,22 @@ async function assertAppPortFree(port: number): Promise<void> {
   throw new StartupError(`Port ${port} for the notes app is already in use (another npm run dev or npm start?). Stop it, or set PORT to another port.`);
 }
 
-async function migrate(config: DevConfig): Promise<void> {
+async function startDatabase(config: DevConfig): Promise<OpenDatabase> {
   try {
-    const { applied } = await migrateDatabaseTarget(config.database);
+    const database = await openDatabase(config.databaseUrl, config.database, say);
+    if (config.database.kind === "embedded") say(`Embedded PostgreSQL on ${new URL(database.url).host} (data in ${relative(config.database.dir)})`);
+    return database;
+  } catch (error) {
+    throw new StartupError(`Could not start the database: ${describeFailure(error, config.databaseUrl)}`);
+  }
+}
+
+async function migrate(database: OpenDatabase, config: DevConfig): Promise<void> {
+  try {
+    const { applied } = await migrateDatabaseTarget(database.target);
     for (const name of applied) say(`Applied migration ${name}`);
   } catch (error) {
-    throw new StartupError(`Could not migrate the database: ${describeFailure(error, config.databaseUrl)}`);
+    throw new StartupError(`Could not migrate the database: ${describeFailure(error, database.url || config.databaseUrl)}`);
   }
 }
 
@@ -154,7 +170,7 @@ async function startIdentity(config: DevConfig): Promise<IdentityServer> {
   }
 }
 
-async function provision(config: DevConfig) {
+async function provision(config: DevConfig, database: OpenDatabase) {
   const store = await IdentityStore.open(config.identityDataDir);
   const partner = await ensurePartnerKey(store, config.stackFile);
   say(`Partner key for the app: ${partner.created ? "created" : "reused"} (kept in ${relative(config.stackFile)})`);
@@ -166,8 +182,8 @@ async function provision(config: DevConfig) {
       : `Agent key: saved a new key for ${agent.email} in ${agent.file} (${agent.reason})`,
   );
 
-  const account = await ensureNotesAccount(config.database, agent.email).catch((error: unknown) => {
-    throw new StartupError(`Could not create the demo account: ${describeFailure(error, config.databaseUrl)}`);
+  const account = await ensureNotesAccount(database.target, agent.email).catch((error: unknown) => {
+    throw new StartupError(`Could not create the demo account: ${describeFailure(error, database.url)}`);
   });
   say(
     account.demo === "created"
@@ -177,7 +193,7 @@ async function provision(config: DevConfig) {
   return { partnerKey: partner.partnerKey, agentEmail: agent.email, agentHasAccount: account.agentHasAccount };
 }
 
-function startApp(config: DevConfig, identity: IdentityServer, partnerKey: string, adminSecret: string): ChildProcess {
+function startApp(config: DevConfig, database: OpenDatabase, identity: IdentityServer, partnerKey: string, adminSecret: string): ChildProcess {
   const next = path.join(root, "node_modules/next/dist/bin/next");
   const child = spawn(process.execPath, [next, "dev", "-p", String(config.appPort)], {
     cwd: root,
@@ -185,7 +201,7 @@ function startApp(config: DevConfig, identity: IdentityServer, partnerKey: strin
     env: {
       ...process.env,
       NODE_ENV: "development",
-      DATABASE_URL: config.databaseUrl,
+      DATABASE_URL: database.url,
       IDENTITY_API_URL: identity.url,
       IDENTITY_PARTNER_KEY: partnerKey,
       DEV_ADMIN_SECRET: adminSecret,
@@ -220,10 +236,12 @@ async function appStarted(app: ChildProcess, port: number, run: AppRun): Promise
 
 /**
  * Ctrl-C (SIGINT) and SIGTERM stop the app, and then this script with code 0;
- * an app that ends by itself takes the script down with its own code.
+ * an app that ends by itself takes the script down with its own code, and so
+ * does the embedded database if it stops under the app.
  */
-function superviseApp(app: ChildProcess): AppRun {
+function superviseApp(app: ChildProcess, database: OpenDatabase): AppRun {
   let stopping = false;
+  let databaseFailed = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
@@ -233,7 +251,14 @@ function superviseApp(app: ChildProcess): AppRun {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  void database.exited.then((code) => {
+    if (stopping || hasExited(app)) return;
+    say(`The embedded database exited on its own (code ${code ?? "none"}); stopping.`);
+    databaseFailed = true;
+    void stopChild(app, "SIGTERM");
+  });
   const done = exited(app).then((code) => {
+    if (databaseFailed) return 1;
     if (stopping) return 0;
     say(`The notes app exited on its own (code ${code ?? "none"}); stopping.`);
     return code || 1;

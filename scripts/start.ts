@@ -1,10 +1,13 @@
-// npm start: applies pending migrations, then serves the production build on PORT (default 3000) until SIGTERM/SIGINT.
+// npm start: starts the embedded database when DATABASE_URL is unset, applies
+// pending migrations, then serves the production build on PORT (default 3000)
+// until SIGTERM/SIGINT, and stops the embedded database after the server.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseDatabaseUrl } from "@/lib/db/config";
 import { migrateDatabaseTarget } from "@/lib/db/migrate";
 import { getEnv } from "@/lib/env";
+import { openDatabase, type OpenDatabase } from "./lib/database";
 import { assertProductionSettings } from "@/lib/production-settings";
 import { SERVER_ENV, SERVER_NODE_ARGS, serverEntryArgs } from "./lib/server-options";
 
@@ -18,10 +21,15 @@ async function main(): Promise<void> {
   const env = getEnv();
   // Say what is missing now, not on the first sign-in (the server checks again as it starts).
   assertProductionSettings(env);
-  const { applied } = await migrateDatabaseTarget(parseDatabaseUrl(env.DATABASE_URL));
-  for (const name of applied) process.stdout.write(`Applied migration ${name}\n`);
-
-  serve();
+  const database = await openDatabase(env.DATABASE_URL, parseDatabaseUrl(env.DATABASE_URL, process.cwd(), env.NOTES_DATA_DIR), (line) => process.stdout.write(`${line}\n`));
+  try {
+    const { applied } = await migrateDatabaseTarget(database.target);
+    for (const name of applied) process.stdout.write(`Applied migration ${name}\n`);
+  } catch (error) {
+    await database.stop();
+    throw error;
+  }
+  serve(database);
 }
 
 // The server runs in its own process, with the production server's Node flags
@@ -29,10 +37,10 @@ async function main(): Promise<void> {
 // SIGTERM/SIGINT; a signal to this process is passed on, and this process
 // exits when the server has. Through the IPC channel the server also stops if
 // this process dies without passing anything on.
-function serve(): void {
+function serve(database: OpenDatabase): void {
   const child = spawn(process.execPath, [...SERVER_NODE_ARGS, ...serverEntryArgs(root, distDir)], {
     stdio: ["inherit", "inherit", "inherit", "ipc"],
-    env: { ...SERVER_ENV, ...process.env, NODE_ENV: "production" },
+    env: { ...SERVER_ENV, ...process.env, NODE_ENV: "production", ...(database.url ? { DATABASE_URL: database.url } : {}) },
   });
   const stop = (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -44,7 +52,19 @@ function serve(): void {
   setInterval(() => {
     if (process.ppid !== parentPid) stop("SIGTERM");
   }, 250).unref();
-  child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  // The embedded database stopping under the server ends the server too (and this process with code 1).
+  let databaseGone = false;
+  let serverGone = false;
+  void database.exited.then(() => {
+    if (serverGone) return;
+    databaseGone = true;
+    process.stderr.write("The embedded database exited; stopping the server.\n");
+    stop("SIGTERM");
+  });
+  child.on("exit", (code, signal) => {
+    serverGone = true;
+    void database.stop().finally(() => process.exit(databaseGone ? 1 : (code ?? (signal ? 1 : 0))));
+  });
 }
 
 main().catch((err: unknown) => {

@@ -2,6 +2,7 @@
 // Manages local accounts: the API never creates them on its own.
 import { parseArgs } from "node:util";
 import { readAllStdin, promptSecret } from "@/identity/secret-input";
+import { openDatabase } from "./lib/database";
 import { createDb } from "@/lib/db/client";
 import { parseDatabaseUrl } from "@/lib/db/config";
 import { getEnv } from "@/lib/env";
@@ -77,7 +78,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
 
-  const target = parseDatabaseUrl(getEnv().DATABASE_URL);
+  const target = parseDatabaseUrl(getEnv().DATABASE_URL, process.cwd(), getEnv().NOTES_DATA_DIR);
   // While `npm run dev` runs on this embedded database, the database is its
   // app's (even before the app first opens it): ask the app to do it.
   const running = await findRunningDevApp(target);
@@ -85,15 +86,20 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`npm run dev (pid ${running.pid}) is running on this database; going through its app.\n`);
     return runCommand(command, runningDevAppClient(running));
   }
-  const handle = await createDb(target, { poolMax: 1 });
+  const database = await openDatabase(getEnv().DATABASE_URL, target, (line) => process.stderr.write(`${line}\n`));
   try {
-    return await runCommand(command, {
-      addUser: (input) => createUser(handle.db, input),
-      removeUser: (email) => eraseUserByEmail(handle.db, email),
-      listUsers: () => listUsers(handle.db),
-    });
+    const handle = await createDb(database.target, { poolMax: 1 });
+    try {
+      return await runCommand(command, {
+        addUser: (input) => createUser(handle.db, input),
+        removeUser: (email) => eraseUserByEmail(handle.db, email),
+        listUsers: () => listUsers(handle.db),
+      });
+    } finally {
+      await handle.close();
+    }
   } finally {
-    await handle.close();
+    await database.stop();
   }
 }
 

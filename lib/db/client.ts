@@ -3,7 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
-import { parseDatabaseUrl, type DatabaseTarget } from "@/lib/db/config";
+import { embeddedNotStarted, parseDatabaseUrl, type DatabaseTarget } from "@/lib/db/config";
 import { databaseLimits, sessionSettings, startupOptions, type DatabaseLimits } from "@/lib/db/limits";
 import { openPglite } from "@/lib/db/pglite";
 import { getEnv } from "@/lib/env";
@@ -91,6 +91,7 @@ export async function createDb(target: DatabaseTarget, options: CreateDbOptions 
     });
     return { db, target, close: () => db.$disconnect() };
   }
+  if (target.kind === "embedded") throw embeddedNotStarted(target);
   const pglite = await openPglite(target.dataDir);
   await applyPgliteSettings(pglite, limits);
   return dbFromPglite(pglite, target, limits);

@@ -1,7 +1,13 @@
 import path from "node:path";
 
-/** Where the notes live: the embedded PGlite (on disk, or in memory when `dataDir` is null) or a PostgreSQL server. */
+/**
+ * Where the notes live: a PostgreSQL server; the embedded PostgreSQL server
+ * in `dir`, which `npm run dev`, `npm start` and the other scripts start
+ * themselves (scripts/lib/database.ts) and hand to the app as a PostgreSQL
+ * URL; or PGlite in this process (on disk, or in memory when `dataDir` is null).
+ */
 export type DatabaseTarget =
+  | { kind: "embedded"; dir: string }
   | { kind: "pglite"; dataDir: string | null }
   | {
       kind: "postgres";
@@ -15,18 +21,22 @@ export type DatabaseTarget =
       transactionPooler?: true;
     };
 
-const DEFAULT_PGLITE_DIR = path.join(".data", "pglite");
+/** The embedded server's folder, inside the data folder (`.data`, or NOTES_DATA_DIR for `npm run dev`). */
+export const EMBEDDED_DIR_NAME = "postgres";
+/** Where the embedded database lived before it was PostgreSQL's own server; its notes are moved over on the next start. */
+export const OLD_PGLITE_DIR_NAME = "pglite";
 const PGLITE_PREFIX = "pglite:";
 
 /**
- * Reads `DATABASE_URL`. Unset or empty: the embedded database in `<cwd>/.data/pglite`.
- * `pglite:memory` keeps it in memory; `pglite:<dir>` stores it in `<dir>` (relative to `cwd`).
+ * Reads `DATABASE_URL`. Unset or empty: the embedded PostgreSQL server in `<dataDir>/postgres`
+ * (`dataDir` relative to `cwd`). `pglite:memory` keeps a PGlite database in memory;
+ * `pglite:<dir>` stores it in `<dir>` (relative to `cwd`).
  */
-export function parseDatabaseUrl(url: string | undefined, cwd = /*turbopackIgnore: true*/ process.cwd()): DatabaseTarget {
+export function parseDatabaseUrl(url: string | undefined, cwd = /*turbopackIgnore: true*/ process.cwd(), dataDir = ".data"): DatabaseTarget {
   const value = url?.trim() ?? "";
   // Resolved at run time against the working directory: the build must not
   // trace (and so ship) the local database in it.
-  if (value === "") return { kind: "pglite", dataDir: path.resolve(/*turbopackIgnore: true*/ cwd, DEFAULT_PGLITE_DIR) };
+  if (value === "") return { kind: "embedded", dir: path.resolve(/*turbopackIgnore: true*/ cwd, dataDir, EMBEDDED_DIR_NAME) };
 
   if (value.startsWith(PGLITE_PREFIX)) {
     const location = value.slice(PGLITE_PREFIX.length);
@@ -64,4 +74,14 @@ function parsePostgresUrl(value: string): DatabaseTarget {
   parsed.searchParams.delete(POOLER_PARAM);
   const url = parsed.toString();
   return flag === "true" || flag === "1" ? { kind: "postgres", url, transactionPooler: true } : { kind: "postgres", url };
+}
+
+/**
+ * The embedded server is started by the scripts, which then give the app its
+ * URL: a process reaching for it without one was started some other way.
+ */
+export function embeddedNotStarted(target: Extract<DatabaseTarget, { kind: "embedded" }>): Error {
+  return new Error(
+    `DATABASE_URL is unset, and the embedded database (${target.dir}) is started by npm run dev and npm start: run one of them, or set DATABASE_URL`,
+  );
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { MigrationList, SchemaFilter } from "@prisma/schema-engine-wasm/schema_engine_bg";
-import type { DatabaseTarget } from "@/lib/db/config";
+import { embeddedNotStarted, type DatabaseTarget } from "@/lib/db/config";
 import { openPglite } from "@/lib/db/pglite";
 import { getEnv } from "@/lib/env";
 import {
@@ -151,6 +151,7 @@ export async function migrateDatabaseTarget(
   options: MigrationOptions = {},
 ): Promise<{ applied: string[] }> {
   if (target.kind === "postgres") return migrateDatabase({ postgresUrl: migrationUrl(target, options) }, options);
+  if (target.kind === "embedded") throw embeddedNotStarted(target);
   const pglite = await openPglite(target.dataDir);
   try {
     return await migrateDatabase({ pglite }, options);

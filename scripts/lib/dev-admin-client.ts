@@ -15,15 +15,22 @@ const REQUEST_TIMEOUT_MS = 90_000;
  * when none is running there.
  */
 export async function findRunningDevApp(target: DatabaseTarget): Promise<TDevAdmin | undefined> {
-  if (target.kind !== "pglite" || target.dataDir === null) return undefined;
-  const candidates = new Set([readDevConfig().stackFile, path.join(path.dirname(target.dataDir), STACK_FILE)]);
+  const dir = target.kind === "embedded" ? target.dir : target.kind === "pglite" ? target.dataDir : null;
+  if (dir === null) return undefined;
+  const candidates = new Set([readDevConfig().stackFile, path.join(path.dirname(dir), STACK_FILE)]);
   for (const file of candidates) {
     const admin = await readDevAdmin(file);
     if (!admin || !isProcessAlive(admin.pid)) continue;
-    const running = parseDatabaseUrl(admin.databaseUrl);
-    if (running.kind === "pglite" && running.dataDir === target.dataDir) return admin;
+    if (holdsDatabase(admin, file, target, dir)) return admin;
   }
   return undefined;
+}
+
+// The embedded server's URL changes with each start: its stack is the one in the data folder it runs from.
+function holdsDatabase(admin: TDevAdmin, stackFile: string, target: DatabaseTarget, dir: string): boolean {
+  if (target.kind === "embedded") return path.dirname(stackFile) === path.dirname(dir);
+  const running = parseDatabaseUrl(admin.databaseUrl);
+  return running.kind === "pglite" && running.dataDir === dir;
 }
 
 async function readDevAdmin(file: string): Promise<TDevAdmin | undefined> {

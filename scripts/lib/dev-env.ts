@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { parseDatabaseUrl, type DatabaseTarget } from "@/lib/db/config";
+import { EMBEDDED_DIR_NAME, parseDatabaseUrl, type DatabaseTarget } from "@/lib/db/config";
 
 /**
  * Settings of `npm run dev`, parsed once: the one place in the dev script that
@@ -15,7 +15,7 @@ const port = (fallback: number) => z.preprocess(emptyAsUndefined, z.coerce.numbe
 const ZDevEnvSchema = z.object({
   /** Holds the embedded database, the identity service's state and dev-stack.json. */
   NOTES_DATA_DIR: optionalString,
-  /** Unset: the embedded database in `<NOTES_DATA_DIR>/pglite`. */
+  /** Unset: the embedded PostgreSQL server in `<NOTES_DATA_DIR>/postgres`, started and stopped with the stack. */
   DATABASE_URL: optionalString,
   IDENTITY_DATA_DIR: optionalString,
   IDENTITY_PORT: port(4000),
@@ -29,8 +29,8 @@ const ZDevEnvSchema = z.object({
 export type DevConfig = {
   dataDir: string;
   database: DatabaseTarget;
-  /** DATABASE_URL for the app process: the database this script migrated. */
-  databaseUrl: string;
+  /** DATABASE_URL as set; undefined for the embedded server, whose URL is known once it runs. */
+  databaseUrl: string | undefined;
   identityDataDir: string;
   identityPort: number;
   agentConfigDir: string;
@@ -58,8 +58,8 @@ export function readDevConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
   }
   const values = parsed.data;
   const dataDir = path.resolve(cwd, values.NOTES_DATA_DIR ?? DEFAULT_DATA_DIR);
-  const databaseUrl = values.DATABASE_URL ?? `pglite:${path.join(dataDir, "pglite")}`;
-  const database = parseDatabaseUrl(databaseUrl, cwd);
+  const databaseUrl = values.DATABASE_URL;
+  const database: DatabaseTarget = databaseUrl === undefined ? { kind: "embedded", dir: path.join(dataDir, EMBEDDED_DIR_NAME) } : parseDatabaseUrl(databaseUrl, cwd);
   if (database.kind === "pglite" && database.dataDir === null) {
     // The script and the app are two processes; an in-memory database would be empty for the app.
     throw new DevConfigError("DATABASE_URL=pglite:memory cannot be shared with the app process; use pglite:<dir> or leave it unset");

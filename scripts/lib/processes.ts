@@ -333,3 +333,20 @@ export function rssMb(pid: number): number {
   }
   return Math.round(kb / 102.4) / 10;
 }
+
+/**
+ * Proportional set size of a process and its descendants (Linux), in MB: the
+ * memory they hold, each shared page counted once across them (PostgreSQL's
+ * backends all map the server's shared buffers, which RSS would count in each).
+ */
+export function pssMb(pid: number): number {
+  let kb = 0;
+  for (const member of processTree(pid)) {
+    try {
+      kb += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${member}/smaps_rollup`, "utf8"))?.[1] ?? 0);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return Math.round(kb / 102.4) / 10;
+}

@@ -6,9 +6,9 @@ const cwd = "/srv/notes";
 
 describe("parseDatabaseUrl", () => {
   it.each([
-    [undefined, { kind: "pglite", dataDir: path.join(cwd, ".data/pglite") }],
-    ["", { kind: "pglite", dataDir: path.join(cwd, ".data/pglite") }],
-    ["  ", { kind: "pglite", dataDir: path.join(cwd, ".data/pglite") }],
+    [undefined, { kind: "embedded", dir: path.join(cwd, ".data/postgres") }],
+    ["", { kind: "embedded", dir: path.join(cwd, ".data/postgres") }],
+    ["  ", { kind: "embedded", dir: path.join(cwd, ".data/postgres") }],
     ["pglite:memory", { kind: "pglite", dataDir: null }],
     ["pglite:.data/other", { kind: "pglite", dataDir: path.join(cwd, ".data/other") }],
     ["pglite:../shared/db", { kind: "pglite", dataDir: "/srv/shared/db" }],
@@ -20,7 +20,7 @@ describe("parseDatabaseUrl", () => {
   });
 
   it("defaults cwd to the working directory", () => {
-    expect(parseDatabaseUrl(undefined)).toEqual({ kind: "pglite", dataDir: path.join(process.cwd(), ".data/pglite") });
+    expect(parseDatabaseUrl(undefined)).toEqual({ kind: "embedded", dir: path.join(process.cwd(), ".data/postgres") });
   });
 
   it.each(["mysql://root:hunter2@db/notes", "sqlite:notes.db", "postgres:/user:hunter2@db", "pglite:", "hunter2"])(

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { expect } from "vitest";
 import { createUser } from "@/lib/users/mutations";
@@ -26,6 +27,8 @@ const devRuns = new Set<ChildProcess>();
 /** A temporary folder for one dev stack: its data under `data/` and free ports, as settings for spawnNpmRunDev. */
 export async function makeDevStackDir(prefix: string): Promise<{ temp: TempDir; env: Record<string, string> }> {
   const temp = await makeTempDir(prefix);
+  // Run as root, the embedded database runs as the postgres user, which must reach its folder.
+  await fs.promises.chmod(temp.dir, 0o755);
   const env = { NOTES_DATA_DIR: path.join(temp.dir, "data"), PORT: String(await freePort()), IDENTITY_PORT: String(await freePort()) };
   return { temp, env };
 }

@@ -3,7 +3,12 @@ import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createDb } from "@/lib/db/client";
+import { migrateDatabaseTarget } from "@/lib/db/migrate";
+import { createNote } from "@/lib/notes/mutations";
+import { getNoteOrThrow } from "@/lib/notes/queries";
+import { createUser } from "@/lib/users/mutations";
 import { listUsers } from "@/lib/users/queries";
+import { openDatabase } from "@/scripts/lib/database";
 import { exited, waitForOutput, type TempDir } from "@/scripts/lib/processes";
 import { apiClient } from "@/tests/helpers/api-client";
 import { run, runAgentCli, runIdentityCli } from "@/tests/identity/helpers";
@@ -155,11 +160,58 @@ describe("npm run dev", () => {
       expect(stateBefore.users).toMatchObject([{ email: "demo@example.com", keys: [{ revokedAt: null }] }]);
       const stackFile = JSON.parse(await fs.readFile(path.join(env.NOTES_DATA_DIR!, "dev-stack.json"), "utf8"));
       expect(stackFile.partnerKey).toBe(firstPartnerKey);
-      const handle = await createDb({ kind: "pglite", dataDir: path.join(env.NOTES_DATA_DIR!, "pglite") });
+      // The embedded database was stopped with the stack: it starts again for another process.
+      const database = await openDatabase(undefined, { kind: "embedded", dir: path.join(env.NOTES_DATA_DIR!, "postgres") }, () => {});
       try {
-        expect((await listUsers(handle.db)).map((user) => user.email)).toEqual(["demo@example.com"]);
+        const handle = await createDb(database.target);
+        try {
+          expect((await listUsers(handle.db)).map((user) => user.email)).toEqual(["demo@example.com"]);
+        } finally {
+          await handle.close();
+        }
       } finally {
-        await handle.close();
+        await database.stop();
+      }
+    },
+    START_TIMEOUT_MS + 60_000,
+  );
+
+  it(
+    "moves an earlier release's .data/pglite into the embedded PostgreSQL database by itself",
+    async () => {
+      const stackDir = await makeDevStackDir("notes-dev-old-");
+      onTestFinished(() => stackDir.temp.remove());
+      // A data folder as today's release leaves it: PGlite in <NOTES_DATA_DIR>/pglite, written through the data layer.
+      const oldTarget = { kind: "pglite" as const, dataDir: path.join(stackDir.env.NOTES_DATA_DIR!, "pglite") };
+      await migrateDatabaseTarget(oldTarget);
+      const old = await createDb(oldTarget);
+      let noteId: string;
+      let userId: string;
+      try {
+        const user = await createUser(old.db, { email: "earlier@example.com" });
+        userId = user.id;
+        noteId = (await createNote(old.db, { userId, input: { title: "Kept", contentText: "from the earlier release" } })).note.id;
+      } finally {
+        await old.close();
+      }
+
+      const dev = spawnNpmRunDev({ ...env, ...stackDir.env });
+      onTestFinished(() => killGroup(dev.child));
+      await waitForOutput(dev.child, dev.output, /Notes app\s+(http:\/\/\S+)/, START_TIMEOUT_MS);
+      expect(dev.output()).toMatch(/\[dev\] Moved 1 accounts, 1 notes, 1 revisions, 0 tags, 0 attachments and 0 trashed notes\. The old folder is kept as \S+pglite-moved-\d+/);
+      await interrupt({ ...dev, appUrl: "", identityUrl: "" });
+
+      const database = await openDatabase(undefined, { kind: "embedded", dir: path.join(stackDir.env.NOTES_DATA_DIR!, "postgres") }, () => {});
+      try {
+        const handle = await createDb(database.target);
+        try {
+          expect((await getNoteOrThrow(handle.db, { id: noteId, userId })).note).toMatchObject({ title: "Kept", contentText: "from the earlier release" });
+          expect((await listUsers(handle.db)).map((user) => user.email).sort()).toEqual(["demo@example.com", "earlier@example.com"]);
+        } finally {
+          await handle.close();
+        }
+      } finally {
+        await database.stop();
       }
     },
     START_TIMEOUT_MS + 60_000,

@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { collectOutput, freePort, stopChild, waitForHttp } from "@/scripts/lib/processes";
+import { collectOutput, freePort, isAlive, stopChild, waitForHttp } from "@/scripts/lib/processes";
 import { ROOT } from "@/tests/helpers/test-app";
 
 const dirs: string[] = [];
@@ -40,16 +40,21 @@ describe("npm start", () => {
     expect(result.stderr).toContain("APP_URL is not set");
   });
 
-  // Migrations, then a server start: a loaded machine needs its time, and the wait below says what it waited for.
-  it("applies the migrations to a fresh database, then serves the API", { timeout: 90_000 }, async () => {
+  // The embedded server's first start, migrations, then a server start: a loaded machine needs its time, and the wait below says what it waited for.
+  it("without DATABASE_URL: starts the embedded database, applies the migrations, serves the API, and stops both on SIGTERM", { timeout: 120_000 }, async () => {
     const port = await freePort();
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "notes-start-"));
+    dirs.push(dataDir);
+    // Run as root, the database server runs as the postgres user, which must reach its folder.
+    chmodSync(dataDir, 0o755);
     const child = spawn(process.execPath, startScript, {
       cwd: ROOT,
       env: {
         ...process.env,
         PORT: String(port),
         APP_URL: `http://127.0.0.1:${port}`,
-        DATABASE_URL: tempDatabaseUrl(),
+        DATABASE_URL: "",
+        NOTES_DATA_DIR: dataDir,
         BETTER_AUTH_SECRET: "a-test-secret-that-is-long-enough-0123456789",
         IDENTITY_PARTNER_KEY: "pk_unused",
       },
@@ -61,6 +66,13 @@ describe("npm start", () => {
       expect(res.status, output()).toBe(401);
       expect(await res.json()).toEqual({ error: "Missing X-Session-Token header" });
       expect(output()).toMatch(/Applied migration \d+_init/);
+      const serverPid = Number(readFileSync(path.join(dataDir, "postgres/cluster/postmaster.pid"), "utf8").split("\n")[0]);
+      expect(isAlive(serverPid)).toBe(true);
+      await stopChild(child);
+      expect(child.exitCode, output()).toBe(0);
+      // Stopped with the app, not left behind: nothing blocks the next start.
+      expect(isAlive(serverPid)).toBe(false);
+      expect(existsSync(path.join(dataDir, "postgres/cluster/postmaster.pid"))).toBe(false);
     } finally {
       await stopChild(child);
     }

@@ -218,7 +218,6 @@ describe("README and the docs against npm run dev", () => {
       const shellEnv = {
         HOME: env.HOME!,
         NOTES_DATA_DIR: env.NOTES_DATA_DIR!,
-        DATABASE_URL: `pglite:${path.join(env.NOTES_DATA_DIR!, "pglite")}`,
         IDENTITY_DATA_DIR: path.join(env.NOTES_DATA_DIR!, "identity"),
         IDENTITY_API_URL: `http://127.0.0.1:${env.IDENTITY_PORT}`,
       };
