@@ -16,8 +16,9 @@ import { createTestDatabase } from "@/tests/helpers/test-db";
 // not under test (a loaded machine takes long to replace a killed worker): no
 // 503 here.
 const BUDGET_ENV = { CONVERSION_TIMEOUT_MS: "1000", CONVERSION_QUEUE_TIMEOUT_MS: "300000" };
-// Only the memory budget may refuse one: each is converted or refused as invalid within the time budget.
-const BUDGET_ERROR = /^(Markdown|Note) is too expensive to convert: over the \d+ MB memory budget per conversion$/;
+// A body the converter (micromark, mdast-util-to-markdown) cannot finish within the worker's
+// budgets is refused by them: a 422 naming the time or the memory budget.
+const BUDGET_ERROR = /^(Markdown|Note) is too expensive to convert: over the (\d+ MB memory|\d+ s time) budget per conversion$/;
 // A liveness bound, not a latency target: before conversions left the request
 // thread, one hostile body froze every request for 20 s and more.
 const CANARY_STALL_MS = 15_000;
