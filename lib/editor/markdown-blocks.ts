@@ -246,8 +246,8 @@ function listItem(block: Block): ListItem {
   else if (block.type === "checkListItem" || startsWithText(nested)) children.push({ type: "paragraph", children: [{ type: "html", value: "<br>" }] });
   children.push(...nested);
   // Blank lines between the item's text and its nested blocks, so none runs into the one before it
-  // (a table or a paragraph after a quote would); only a plain nested list stays tight.
-  const spread = block.children.length > 0 && (inline.length === 0 || !block.children.every(startsListAfterText));
+  // (a table or a paragraph after a quote would); only nested lists that open on the line after the text stay tight.
+  const spread = nested.length > 0 && (inline.length === 0 || !nested.every((node) => node.type === "list" && opensAfterText(node)));
   return { type: "listItem", spread, checked: block.type === "checkListItem" ? Boolean(block.props.checked) : null, children };
 }
 
@@ -263,12 +263,18 @@ function startsWithText(flow: readonly Flow[]): boolean {
   return first.type === "paragraph" || (first.type === "html" && isBreakTag(first.value));
 }
 
-/** Whether a nested block is a list item whose Markdown starts a list right after a line of text (an ordered list must start at 1). */
-function startsListAfterText(nested: unknown): boolean {
-  const block = expressible(nested);
-  if (!block) return false;
-  if (block.type === "numberedListItem") return block.props.start === undefined || block.props.start === 1;
-  return listKind(block) === "bullet";
+/**
+ * Whether a block written on the line right after a line of text starts there, rather than being
+ * read as more of that text. micromark reads every list opened on such a line, inside the items and
+ * quotes opened before it on the same line too, as interrupting the text; and a list interrupting a
+ * paragraph must start at 1 and not with an empty item (CommonMark, 5.2 and 5.3).
+ */
+function opensAfterText(node: Flow): boolean {
+  if (node.type === "blockquote") return node.children[0] === undefined || opensAfterText(node.children[0]);
+  if (node.type !== "list") return true;
+  if (node.ordered && (node.start ?? 1) !== 1) return false;
+  const first = node.children[0]?.children[0];
+  return first !== undefined && opensAfterText(first);
 }
 
 /** A block that is not a list item, then its nested blocks between two markers. */

@@ -96,3 +96,29 @@ describe("blocks ↔ Markdown, over generated notes", () => {
     fc.assert(fc.property(agentMarkdown, stable), settings);
   });
 });
+
+describe("notes the properties once failed on", () => {
+  let counter = 0;
+  const block = (type: string, text: string, props: Record<string, unknown> = {}, children: Block[] = []): Block => ({
+    id: `found-${(counter += 1)}`,
+    type,
+    props: { backgroundColor: "default", textColor: "default", textAlignment: "left", ...props },
+    content: text ? [{ type: "text", text, styles: {} }] : [],
+    children,
+  });
+  const heading = { level: 1, isToggleable: false };
+  // Lists opened on the line after an item's text, under empty items: an ordered one starting at 2, an empty one.
+  const notes: [string, Block[]][] = [
+    ["a list starting at 2 under two empty items under text", [block("toggleListItem", "plan", {}, [block("bulletListItem", "", {}, [block("bulletListItem", "", {}, [block("numberedListItem", "plan", { start: 2 })])])])]],
+    [
+      "a list starting at 2 under an empty item under a task of one space",
+      [block("checkListItem", " ", { checked: false }, [block("toggleListItem", "", {}, [block("numberedListItem", "", { start: 2 }, [block("paragraph", "")]), block("heading", "", heading, [block("numberedListItem", "")])])])],
+    ],
+  ];
+
+  it.each(notes)("%s: its Markdown holds every block's text and written back leaves the blocks as they were", (_name, blocks) => {
+    const markdown = blocksToMarkdown(blocks);
+    expect(contentToText(markdownToBlocks(markdown))).toBe(contentToText(blocks));
+    expect(writeBack(blocks, markdown)).toEqual(blocks);
+  });
+});
