@@ -191,14 +191,27 @@ function expressible(block: unknown): Block | null {
   return b;
 }
 
-/** Whether a table fits GitHub's tables: at least one row, as many cells in each, no merged cells. */
+/**
+ * Whether a table fits GitHub's tables: at least one row, as many cells in each, no merged cells,
+ * and no code in a cell with a pipe after an odd number of backslashes (read in a cell, `\|` in
+ * code is a pipe and `\\` stays two backslashes, so no code span says a backslash then a pipe).
+ */
 function fitsGfmTable(table: TableContent): boolean {
   if (table.rows.length === 0) return false;
   const width = table.rows[0]!.cells.length;
   if (width === 0 || table.columnWidths.length !== width) return false;
   return table.rows.every(
-    (row) => row.cells.length === width && row.cells.every((cell) => Number(cell.props.colspan ?? 1) === 1 && Number(cell.props.rowspan ?? 1) === 1),
+    (row) =>
+      row.cells.length === width &&
+      row.cells.every((cell) => Number(cell.props.colspan ?? 1) === 1 && Number(cell.props.rowspan ?? 1) === 1 && !cell.content.some(codeWithEscapedPipe)),
   );
+}
+
+const ESCAPED_PIPE = /(?:^|[^\\])(?:\\\\)*\\\|/;
+
+function codeWithEscapedPipe(item: Inline): boolean {
+  if (item.type === "link") return item.content.some(codeWithEscapedPipe);
+  return item.styles.code === true && ESCAPED_PIPE.test(item.text);
 }
 
 function blocksToFlow(blocks: readonly unknown[]): Flow[] {
