@@ -255,12 +255,15 @@ function listItem(block: Block): ListItem {
   const nested = blocksToFlow(block.children);
   // An item without text is `<br>` when it is a task (Markdown has no empty task item) or when its
   // first nested block would read back as the item's text; otherwise it is empty, as Markdown writes it.
-  if (inline.length > 0) children.push({ type: "paragraph", children: phrasing(inline) });
+  const text = inline.length > 0 ? phrasing(inline) : [];
+  if (inline.length > 0) children.push({ type: "paragraph", children: text });
   else if (block.type === "checkListItem" || startsWithText(nested)) children.push({ type: "paragraph", children: [{ type: "html", value: "<br>" }] });
   children.push(...nested);
   // Blank lines between the item's text and its nested blocks, so none runs into the one before it
-  // (a table or a paragraph after a quote would); only nested lists that open on the line after the text stay tight.
-  const spread = nested.length > 0 && (inline.length === 0 || !nested.every((node) => node.type === "list" && opensAfterText(node)));
+  // (a table or a paragraph after a quote would; `<br>` alone on the line is HTML that runs on to a
+  // blank line); only nested lists that open on the line after the text stay tight.
+  const breakOnly = inline.length === 0 || (text.length === 1 && text[0]!.type === "html" && isBreakTag(text[0]!.value));
+  const spread = nested.length > 0 && (breakOnly || !nested.every((node) => node.type === "list" && opensAfterText(node)));
   return { type: "listItem", spread, checked: block.type === "checkListItem" ? Boolean(block.props.checked) : null, children };
 }
 
@@ -653,10 +656,16 @@ class Reader {
       const [first, ...rest] = item.children;
       let content: Inline[] = [];
       let nested: M.RootContent[] = item.children;
-      if (first?.type === "paragraph") {
+      const onlyBreak = first?.type === "paragraph" ? first.children.length === 1 && first.children[0]!.type === "html" && isBreakTag(first.children[0]!.value) : first?.type === "html" && isBreakTag(first.value);
+      if (onlyBreak) {
+        nested = rest;
+        // `* <br>` is an item of one line break (an empty item is `*`), except where `<br>` is how an
+        // empty item is written: a task, or an item whose nested blocks would read as its text.
+        if (typeof item.checked !== "boolean" && !startsWithText(rest)) content = [{ type: "text", text: "\n", styles: {} }];
+      } else if (first?.type === "paragraph") {
         content = this.inline(first.children);
         nested = rest;
-      } else if (first?.type === "html" && isBreakTag(first.value)) nested = rest;
+      }
       return this.block(type, props, content, this.flow(nested, depth + 1));
     });
   }
@@ -694,8 +703,6 @@ class Reader {
 
   /** Phrasing → the editor's inline content: styles flattened onto text, adjacent runs of equal styles merged. */
   private inline(nodes: readonly M.PhrasingContent[]): Inline[] {
-    // `<br>` alone is how an empty block is written.
-    if (nodes.length === 1 && nodes[0]!.type === "html" && isBreakTag(nodes[0]!.value)) return [];
     return new InlineReader(this.definitions).read(nodes);
   }
 }

@@ -118,6 +118,11 @@ describe("notes the properties once failed on", () => {
       "a list starting at 2 under an empty item under a task of one space",
       [block("checkListItem", " ", { checked: false }, [block("toggleListItem", "", {}, [block("numberedListItem", "", { start: 2 }, [block("paragraph", "")]), block("heading", "", heading, [block("numberedListItem", "")])])])],
     ],
+    // Text that is one line break, written `<br>`: an empty item is `*`, an empty heading `#`, an empty cell nothing.
+    ["a bullet item whose text is one line break, with a nested list", [block("bulletListItem", "\n", {}, [block("bulletListItem", "x")])]],
+    ["a toggle item whose text is one line break", [block("toggleListItem", "\n")]],
+    ["a heading whose text is one line break", [block("heading", "\n", heading)]],
+    ["a table cell whose text is one line break", [table([{ type: "text", text: "\n", styles: {} }])]],
     // Code in a table cell: a pipe after one backslash (no Markdown for it in a cell), after two.
     ["a table cell with code of a backslash then a pipe, in a link", [table([{ type: "link", href: "https://example.com", content: [{ type: "text", text: "\\|", styles: { code: true } }] }])]],
     ["a table cell with code of two backslashes then a pipe", [table([{ type: "text", text: "a\\\\|b", styles: { code: true } }])]],
