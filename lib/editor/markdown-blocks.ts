@@ -104,7 +104,7 @@ type TableNode = M.Table;
 const writeOptions: ToMarkdownOptions = {
   extensions: [gfmStrikethroughToMarkdown(), gfmTableToMarkdown(), gfmTaskListItemToMarkdown()],
   bullet: "*",
-  bulletOther: "-",
+  bulletOther: "+",
   bulletOrdered: ".",
   emphasis: "*",
   strong: "*",

@@ -123,6 +123,8 @@ describe("notes the properties once failed on", () => {
     ["a toggle item whose text is one line break", [block("toggleListItem", "\n")]],
     ["a heading whose text is one line break", [block("heading", "\n", heading)]],
     ["a table cell whose text is one line break", [table([{ type: "text", text: "\n", styles: {} }])]],
+    // A list written right after another takes the other bullet; under an item, with a divider first, that bullet is not the divider's `-`.
+    ["an empty item, then an empty numbered item holding an empty item that holds a divider", [block("toggleListItem", ""), block("numberedListItem", "", {}, [block("bulletListItem", "", {}, [{ id: "found-divider", type: "divider", props: {}, children: [] }]), block("checkListItem", "", { checked: false })])]],
     // Code in a table cell: a pipe after one backslash (no Markdown for it in a cell), after two.
     ["a table cell with code of a backslash then a pipe, in a link", [table([{ type: "link", href: "https://example.com", content: [{ type: "text", text: "\\|", styles: { code: true } }] }])]],
     ["a table cell with code of two backslashes then a pipe", [table([{ type: "text", text: "a\\\\|b", styles: { code: true } }])]],
