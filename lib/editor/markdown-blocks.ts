@@ -104,7 +104,7 @@ type TableNode = M.Table;
 const writeOptions: ToMarkdownOptions = {
   extensions: [gfmStrikethroughToMarkdown(), gfmTableToMarkdown(), gfmTaskListItemToMarkdown()],
   bullet: "*",
-  bulletOther: "-",
+  bulletOther: "+",
   bulletOrdered: ".",
   emphasis: "*",
   strong: "*",
@@ -191,14 +191,27 @@ function expressible(block: unknown): Block | null {
   return b;
 }
 
-/** Whether a table fits GitHub's tables: at least one row, as many cells in each, no merged cells. */
+/**
+ * Whether a table fits GitHub's tables: at least one row, as many cells in each, no merged cells,
+ * and no code in a cell with a pipe after an odd number of backslashes (read in a cell, `\|` in
+ * code is a pipe and `\\` stays two backslashes, so no code span says a backslash then a pipe).
+ */
 function fitsGfmTable(table: TableContent): boolean {
   if (table.rows.length === 0) return false;
   const width = table.rows[0]!.cells.length;
   if (width === 0 || table.columnWidths.length !== width) return false;
   return table.rows.every(
-    (row) => row.cells.length === width && row.cells.every((cell) => Number(cell.props.colspan ?? 1) === 1 && Number(cell.props.rowspan ?? 1) === 1),
+    (row) =>
+      row.cells.length === width &&
+      row.cells.every((cell) => Number(cell.props.colspan ?? 1) === 1 && Number(cell.props.rowspan ?? 1) === 1 && !cell.content.some(codeWithEscapedPipe)),
   );
+}
+
+const ESCAPED_PIPE = /(?:^|[^\\])(?:\\\\)*\\\|/;
+
+function codeWithEscapedPipe(item: Inline): boolean {
+  if (item.type === "link") return item.content.some(codeWithEscapedPipe);
+  return item.styles.code === true && ESCAPED_PIPE.test(item.text);
 }
 
 function blocksToFlow(blocks: readonly unknown[]): Flow[] {
@@ -242,12 +255,15 @@ function listItem(block: Block): ListItem {
   const nested = blocksToFlow(block.children);
   // An item without text is `<br>` when it is a task (Markdown has no empty task item) or when its
   // first nested block would read back as the item's text; otherwise it is empty, as Markdown writes it.
-  if (inline.length > 0) children.push({ type: "paragraph", children: phrasing(inline) });
+  const text = inline.length > 0 ? phrasing(inline) : [];
+  if (inline.length > 0) children.push({ type: "paragraph", children: text });
   else if (block.type === "checkListItem" || startsWithText(nested)) children.push({ type: "paragraph", children: [{ type: "html", value: "<br>" }] });
   children.push(...nested);
   // Blank lines between the item's text and its nested blocks, so none runs into the one before it
-  // (a table or a paragraph after a quote would); only a plain nested list stays tight.
-  const spread = block.children.length > 0 && (inline.length === 0 || !block.children.every(startsListAfterText));
+  // (a table or a paragraph after a quote would; `<br>` alone on the line is HTML that runs on to a
+  // blank line); only nested lists that open on the line after the text stay tight.
+  const breakOnly = inline.length === 0 || (text.length === 1 && text[0]!.type === "html" && isBreakTag(text[0]!.value));
+  const spread = nested.length > 0 && (breakOnly || !nested.every((node) => node.type === "list" && opensAfterText(node)));
   return { type: "listItem", spread, checked: block.type === "checkListItem" ? Boolean(block.props.checked) : null, children };
 }
 
@@ -263,12 +279,18 @@ function startsWithText(flow: readonly Flow[]): boolean {
   return first.type === "paragraph" || (first.type === "html" && isBreakTag(first.value));
 }
 
-/** Whether a nested block is a list item whose Markdown starts a list right after a line of text (an ordered list must start at 1). */
-function startsListAfterText(nested: unknown): boolean {
-  const block = expressible(nested);
-  if (!block) return false;
-  if (block.type === "numberedListItem") return block.props.start === undefined || block.props.start === 1;
-  return listKind(block) === "bullet";
+/**
+ * Whether a block written on the line right after a line of text starts there, rather than being
+ * read as more of that text. micromark reads every list opened on such a line, inside the items and
+ * quotes opened before it on the same line too, as interrupting the text; and a list interrupting a
+ * paragraph must start at 1 and not with an empty item (CommonMark, 5.2 and 5.3).
+ */
+function opensAfterText(node: Flow): boolean {
+  if (node.type === "blockquote") return node.children[0] === undefined || opensAfterText(node.children[0]);
+  if (node.type !== "list") return true;
+  if (node.ordered && (node.start ?? 1) !== 1) return false;
+  const first = node.children[0]?.children[0];
+  return first !== undefined && opensAfterText(first);
 }
 
 /** A block that is not a list item, then its nested blocks between two markers. */
@@ -634,10 +656,16 @@ class Reader {
       const [first, ...rest] = item.children;
       let content: Inline[] = [];
       let nested: M.RootContent[] = item.children;
-      if (first?.type === "paragraph") {
+      const onlyBreak = first?.type === "paragraph" ? first.children.length === 1 && first.children[0]!.type === "html" && isBreakTag(first.children[0]!.value) : first?.type === "html" && isBreakTag(first.value);
+      if (onlyBreak) {
+        nested = rest;
+        // `* <br>` is an item of one line break (an empty item is `*`), except where `<br>` is how an
+        // empty item is written: a task, or an item whose nested blocks would read as its text.
+        if (typeof item.checked !== "boolean" && !startsWithText(rest)) content = [{ type: "text", text: "\n", styles: {} }];
+      } else if (first?.type === "paragraph") {
         content = this.inline(first.children);
         nested = rest;
-      } else if (first?.type === "html" && isBreakTag(first.value)) nested = rest;
+      }
       return this.block(type, props, content, this.flow(nested, depth + 1));
     });
   }
@@ -675,8 +703,6 @@ class Reader {
 
   /** Phrasing → the editor's inline content: styles flattened onto text, adjacent runs of equal styles merged. */
   private inline(nodes: readonly M.PhrasingContent[]): Inline[] {
-    // `<br>` alone is how an empty block is written.
-    if (nodes.length === 1 && nodes[0]!.type === "html" && isBreakTag(nodes[0]!.value)) return [];
     return new InlineReader(this.definitions).read(nodes);
   }
 }

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { contentToText } from "@/lib/editor/content-text";
 import { noteMarkdown, withoutTitleLine } from "@/lib/editor/markdown";
-import { blockMarkdownList, blocksToMarkdown, markdownToBlocks, type Block, type Inline } from "@/lib/editor/markdown-blocks";
+import { blockMarkdownList, blocksToMarkdown, markdownToBlocks, type Block, type Inline, type TableCell } from "@/lib/editor/markdown-blocks";
 import { keepUnchangedBlocks } from "@/lib/editor/markdown-merge";
 import { agentMarkdown, inlineContent, noteBody } from "@/tests/helpers/note-arbitraries";
 
@@ -94,5 +94,45 @@ describe("blocks ↔ Markdown, over generated notes", () => {
     };
     fc.assert(fc.property(noteBody, (blocks) => stable(blocksToMarkdown(blocks))), settings);
     fc.assert(fc.property(agentMarkdown, stable), settings);
+  });
+});
+
+describe("notes the properties once failed on", () => {
+  let counter = 0;
+  const block = (type: string, text: string, props: Record<string, unknown> = {}, children: Block[] = []): Block => ({
+    id: `found-${(counter += 1)}`,
+    type,
+    props: { backgroundColor: "default", textColor: "default", textAlignment: "left", ...props },
+    content: text ? [{ type: "text", text, styles: {} }] : [],
+    children,
+  });
+  const heading = { level: 1, isToggleable: false };
+  const table = (content: Inline[]): Block => {
+    const cell: TableCell = { type: "tableCell", props: { backgroundColor: "default", textColor: "default", textAlignment: "left", colspan: 1, rowspan: 1 }, content };
+    return { id: `found-${(counter += 1)}`, type: "table", props: { textColor: "default" }, content: { type: "tableContent", columnWidths: [null], rows: [{ cells: [cell] }] }, children: [] };
+  };
+  // Lists opened on the line after an item's text, under empty items: an ordered one starting at 2, an empty one.
+  const notes: [string, Block[]][] = [
+    ["a list starting at 2 under two empty items under text", [block("toggleListItem", "plan", {}, [block("bulletListItem", "", {}, [block("bulletListItem", "", {}, [block("numberedListItem", "plan", { start: 2 })])])])]],
+    [
+      "a list starting at 2 under an empty item under a task of one space",
+      [block("checkListItem", " ", { checked: false }, [block("toggleListItem", "", {}, [block("numberedListItem", "", { start: 2 }, [block("paragraph", "")]), block("heading", "", heading, [block("numberedListItem", "")])])])],
+    ],
+    // Text that is one line break, written `<br>`: an empty item is `*`, an empty heading `#`, an empty cell nothing.
+    ["a bullet item whose text is one line break, with a nested list", [block("bulletListItem", "\n", {}, [block("bulletListItem", "x")])]],
+    ["a toggle item whose text is one line break", [block("toggleListItem", "\n")]],
+    ["a heading whose text is one line break", [block("heading", "\n", heading)]],
+    ["a table cell whose text is one line break", [table([{ type: "text", text: "\n", styles: {} }])]],
+    // A list written right after another takes the other bullet; under an item, with a divider first, that bullet is not the divider's `-`.
+    ["an empty item, then an empty numbered item holding an empty item that holds a divider", [block("toggleListItem", ""), block("numberedListItem", "", {}, [block("bulletListItem", "", {}, [{ id: "found-divider", type: "divider", props: {}, children: [] }]), block("checkListItem", "", { checked: false })])]],
+    // Code in a table cell: a pipe after one backslash (no Markdown for it in a cell), after two.
+    ["a table cell with code of a backslash then a pipe, in a link", [table([{ type: "link", href: "https://example.com", content: [{ type: "text", text: "\\|", styles: { code: true } }] }])]],
+    ["a table cell with code of two backslashes then a pipe", [table([{ type: "text", text: "a\\\\|b", styles: { code: true } }])]],
+  ];
+
+  it.each(notes)("%s: its Markdown holds every block's text and written back leaves the blocks as they were", (_name, blocks) => {
+    const markdown = blocksToMarkdown(blocks);
+    expect(contentToText(markdownToBlocks(markdown))).toBe(contentToText(blocks));
+    expect(writeBack(blocks, markdown)).toEqual(blocks);
   });
 });
