@@ -69,13 +69,16 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     );
   }
   try {
-    const binaries = await platformBinaries();
+    let binaries = await platformBinaries();
     const runAs = serverUser();
     if (runAs.uid !== undefined) {
+      const user = runAs as Required<typeof runAs>;
       // The data folder (the parent) may be private to its owner, as the identity service makes it: the server's
       // user is let through it (search only: it cannot list what else is there), and never further up.
       for (const folder of [dir, path.dirname(dir)]) fs.chmodSync(folder, fs.statSync(folder).mode | 0o001);
-      for (const needed of [dir, binaries.postgres]) assertReachable(needed, runAs as Required<typeof runAs>);
+      // A checkout in a folder closed to others (under /root, say): the server runs from a copy of its binaries it can reach.
+      if (closedFolder(binaries.postgres, user) !== null) binaries = reachableBinaries(binaries);
+      for (const needed of [dir, binaries.postgres]) assertReachable(needed, user);
     }
     const clusterDir = path.join(dir, CLUSTER);
     await stopAbandonedServer(clusterDir);
@@ -162,19 +165,51 @@ function serverUser(): { uid?: number; gid?: number } {
   }
 }
 
-/** Run as another user, the server must be able to walk to its binaries and its folder. */
-function assertReachable(target: string, user: { uid: number; gid: number }): void {
+/** The first folder on the way to `target` that `user` cannot walk through, or null. */
+function closedFolder(target: string, user: { uid: number; gid: number }): string | null {
   for (let folder = path.dirname(target); ; folder = path.dirname(folder)) {
     const { mode, uid, gid } = fs.statSync(folder);
     const searchable = uid === user.uid ? mode & 0o100 : gid === user.gid ? mode & 0o010 : mode & 0o001;
-    if (!searchable) {
-      throw new EmbeddedPostgresError(
-        `The embedded PostgreSQL server runs as the "${SUPERUSER}" user (PostgreSQL does not run as root), which cannot reach ${target}: ${folder} is closed to it. ` +
-          `Open that folder to others (chmod o+x ${folder}), run as another user, or set DATABASE_URL to a PostgreSQL server.`,
-      );
-    }
-    if (path.dirname(folder) === folder) return;
+    if (!searchable) return folder;
+    if (path.dirname(folder) === folder) return null;
   }
+}
+
+/** Run as another user, the server must be able to walk to its binaries and its folder. */
+function assertReachable(target: string, user: { uid: number; gid: number }): void {
+  const folder = closedFolder(target, user);
+  if (folder === null) return;
+  throw new EmbeddedPostgresError(
+    `The embedded PostgreSQL server runs as the "${SUPERUSER}" user (PostgreSQL does not run as root), which cannot reach ${target}: ${folder} is closed to it. ` +
+      `Open that folder to others (chmod o+x ${folder}), run as another user, or set DATABASE_URL to a PostgreSQL server.`,
+  );
+}
+
+/**
+ * The package's binaries (bin/, lib/, share/ beside each other) copied once to
+ * the system's temporary folder, which every user can walk through, keyed by
+ * the binary's size and time so a new release gets a copy of its own. Only
+ * root gets here, so the copy is root's and no other user can change it.
+ */
+function reachableBinaries(binaries: Binaries): Binaries {
+  const native = path.dirname(path.dirname(binaries.postgres));
+  const { size, mtimeMs } = fs.statSync(binaries.postgres);
+  const copy = path.join(os.tmpdir(), `notes-embedded-postgres-${process.platform}-${process.arch}-${size}-${Math.round(mtimeMs)}`);
+  const done = path.join(copy, ".copied");
+  if (!fs.existsSync(done)) {
+    const staging = `${copy}.${process.pid}`;
+    fs.rmSync(staging, { recursive: true, force: true });
+    fs.cpSync(native, staging, { recursive: true, verbatimSymlinks: true });
+    fs.chmodSync(staging, 0o755);
+    fs.writeFileSync(path.join(staging, ".copied"), "");
+    try {
+      fs.renameSync(staging, copy);
+    } catch {
+      // Another start copied it meanwhile: that copy serves.
+      fs.rmSync(staging, { recursive: true, force: true });
+    }
+  }
+  return { initdb: path.join(copy, path.relative(native, binaries.initdb)), postgres: path.join(copy, path.relative(native, binaries.postgres)) };
 }
 
 function readOrCreatePassword(dir: string): string {
