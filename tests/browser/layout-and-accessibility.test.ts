@@ -204,18 +204,31 @@ describe("layout and accessibility of every page", () => {
   for (const scheme of SCHEMES) {
     for (const size of WIDTHS) {
       describe(`${size.name} (${size.width} px), ${scheme}`, () => {
-        for (const target of targets) {
-          it(`${target.name}: no serious or critical axe violation and no sideways scroll`, async () => {
-            const problems: string[] = [];
-            const context = await stack.browser.newContext({
+        // One browser context per signed-in state, shared by this width's and scheme's pages.
+        const contexts = new Map<boolean, Promise<BrowserContext>>();
+        const contextFor = (signedInState: boolean) => {
+          let context = contexts.get(signedInState);
+          if (!context) {
+            context = stack.browser.newContext({
               baseURL: stack.app.url,
               viewport: { width: size.width, height: size.height },
               colorScheme: scheme,
               reducedMotion: "reduce",
-              storageState: target.signedIn ? signedIn : undefined,
+              storageState: signedInState ? signedIn : undefined,
             });
+            contexts.set(signedInState, context);
+          }
+          return context;
+        };
+        afterAll(async () => {
+          for (const context of contexts.values()) await (await context).close();
+        });
+
+        for (const target of targets) {
+          it(`${target.name}: no serious or critical axe violation and no sideways scroll`, async () => {
+            const problems: string[] = [];
+            const page = await (await contextFor(target.signedIn)).newPage();
             try {
-              const page = await context.newPage();
               page.setDefaultTimeout(15_000);
               await page.goto(target.path || `/notes/${noteId}`);
               await target.ready(page);
@@ -249,7 +262,7 @@ describe("layout and accessibility of every page", () => {
 
               await page.screenshot({ path: path.join(SHOT_DIR, `${target.name}-${size.name}-${scheme}.png`), fullPage: true });
             } finally {
-              await context.close();
+              await page.close();
             }
             expect(problems).toEqual([]);
           });
