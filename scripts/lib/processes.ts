@@ -273,8 +273,8 @@ export async function startServerProcess(
   const output = collectOutput(child);
   const stop = () => stopChild(child);
   try {
-    // A dev server compiles the route on this first request.
-    await waitForHttp(`${url}${API_INDEX_PATH}`, { child, output, timeoutMs: devDir ? 300_000 : 60_000 });
+    // A dev server compiles what is asked on its first request: it is up once it answers at all (a 404 of nothing to compile).
+    await waitForHttp(devDir ? `${url}/_ready` : `${url}${API_INDEX_PATH}`, { child, output, timeoutMs: devDir ? 300_000 : 60_000 });
   } catch (error) {
     await stop();
     throw error;
