@@ -18,6 +18,7 @@ import {
   initialEditorSession,
   unionFields,
   draftOf,
+  paragraphsOf,
   type EditorSessionEvent,
   type Fields,
   type MergeChoice,
@@ -66,7 +67,6 @@ function jsonBytes(json: string): number {
   return new TextEncoder().encode(json).length;
 }
 
-const paragraphsOf = (text: string) => text.split("\n").map((line) => ({ type: "paragraph", content: line }));
 
 /**
  * One open note in the browser: the session's value (lib/notes/editor-session.ts)

@@ -6,6 +6,7 @@ import { flushSync } from "react-dom";
 import { removeDraft, writeDraft } from "@/components/editor/note-draft";
 import { randomUuids } from "@/components/editor/random-ids";
 import { TitleField } from "@/components/editor/title-field";
+import { paragraphsOf } from "@/lib/notes/editor-session";
 import { NEW_NOTE_PARAM, UNTITLED, type TypedDraft } from "@/lib/notes/editor-types";
 import { saveNoteAction } from "@/lib/actions/notes";
 import { NOTE_TITLE_MAX } from "@/lib/notes/schemas";
@@ -120,7 +121,7 @@ export function NewNoteProvider({ children }: { children: ReactNode }) {
     const text = typed();
     store.set(null);
     if (!text.title.trim() && !text.body.trim()) return;
-    const content = text.body.trim() ? text.body.split("\n").map((line) => ({ type: "paragraph", content: line })) : undefined;
+    const content = text.body.trim() ? paragraphsOf(text.body) : undefined;
     const note = { id: current.id, title: text.title.trim() || UNTITLED };
     // Kept in this browser until the save is acknowledged; a failure is said with the note's id.
     writeDraft({ noteId: note.id, baseVersion: 0, title: note.title, savedAt: new Date().toISOString() }, content && JSON.stringify(content));

@@ -234,7 +234,8 @@ export const hasUnsaved = (state: EditorSession) => anyField(state.dirty) || sta
 /** The body is shown only as its text and nothing typed may replace what is stored, until the person edits it as shown. */
 export const bodyReadOnly = (state: EditorSession) => state.unshown !== null && !state.editAsShown;
 
-const paragraphsOf = (text: string) => text.split("\n").map((line) => ({ type: "paragraph", content: line }));
+/** Text as paragraphs, a line each: how a body given only as text is shown. */
+export const paragraphsOf = (text: string) => text.split("\n").map((line) => ({ type: "paragraph", content: line }));
 
 /**
  * The body as the person sees it: the block editor's document once the
