@@ -18,6 +18,10 @@ import { testEnv } from "@/tests/helpers/env";
 import { freePort } from "@/scripts/lib/processes";
 import { ROOT } from "@/tests/helpers/test-app";
 import { mintToken } from "@/tests/identity/helpers";
+import { awaitBuild } from "@/tests/helpers/build-status";
+
+// The serverless function and the container's folder are made after the app's build (tests/helpers/build-for-tests.ts).
+await awaitBuild("deployments");
 
 // Deploying, shown: what a host runs, started the way a host starts it, with
 // nothing but environment variables, against a fresh PostgreSQL database:

@@ -13,6 +13,10 @@ import { PGBOUNCER_BIN, startPgbouncer } from "@/tests/helpers/pgbouncer";
 import { findSystemBinary, requireSystemBinary } from "@/tests/helpers/system";
 import { run } from "@/tests/identity/helpers";
 import { interruptGroup, killDevRuns, killGroup, makeDevStackDir, ROOT, spawnNpmRunDev, type DevProcess } from "./helpers";
+import { awaitBuild } from "@/tests/helpers/build-status";
+
+// The serverless function and the container's folder are made after the app's build (tests/helpers/build-for-tests.ts).
+await awaitBuild("deployments");
 
 // The shell blocks of the README and of the docs it leads to (DEV_DOCS),
 // pasted in order into one shell against a fresh `npm run dev`, as a newcomer

@@ -25,6 +25,10 @@ import { PGBOUNCER_BIN, startPgbouncer, type Pgbouncer } from "@/tests/helpers/p
 import { chromiumExecutable } from "@/tests/helpers/system";
 import { ROOT } from "@/tests/helpers/test-app";
 import { mintToken } from "@/tests/identity/helpers";
+import { awaitBuild } from "@/tests/helpers/build-status";
+
+// The serverless function and the container's folder are made after the app's build (tests/helpers/build-for-tests.ts).
+await awaitBuild("deployments");
 
 // The serverless deployment, run as its host runs it: the OpenNext build for
 // AWS Lambda (npm run build:serverless), each instance a fresh process
