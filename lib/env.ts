@@ -67,6 +67,8 @@ const ZEnvSchema = z.object({
       .pipe(z.array(z.url({ protocol: /^https?$/ }).refine((origin) => new URL(origin).origin === origin, "each origin is a scheme, host and port, without a path")))
       .optional(),
   ),
+  /** Seconds an OAuth access token for /api/mcp lasts; the client refreshes it with its refresh token. */
+  MCP_ACCESS_TOKEN_TTL_SECONDS: intWithDefault(3600, 5, 86_400),
   LOG_LEVEL: z.enum(["info", "silent"]).default("info"),
   PORT: intWithDefault(3000, 1, 65_535),
   /** On SIGTERM/SIGINT, how long in-flight requests get to finish before their connections are closed. */

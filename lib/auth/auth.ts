@@ -5,8 +5,10 @@ import { prismaAdapter } from "better-auth/adapters/prisma";
 import { AUTH_BASE_PATH } from "@/lib/api-paths";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
+import { oauthProvider } from "@better-auth/oauth-provider";
 import { getDb, type Db } from "@/lib/db/client";
 import { appOrigin, trustedOrigins } from "@/lib/auth/origin";
+import { CONSENT_PAGE, endOAuthGrants, hashOAuthToken, MCP_SCOPES, mcpResource } from "@/lib/auth/oauth";
 import { authSecret } from "@/lib/auth/secret";
 import { getEnv, type Env } from "@/lib/env";
 import { log } from "@/lib/log";
@@ -32,9 +34,20 @@ export const AUTH_PATHS = {
  */
 export const CLIENT_ADDRESS_HEADER = "x-notes-client-address";
 
+// Endpoints that set a new password for a signed-in or reset account.
+const PASSWORD_ENDPOINTS = new Set(["/reset-password", "/change-password"]);
+
 // Endpoints that exist to send an email: refused up front when nothing can deliver it,
 // rather than creating an account whose verification link never arrives.
 const MAIL_ENDPOINTS = new Set(["/sign-up/email", "/request-password-reset", "/send-verification-email"]);
+
+/** A client registration that names no application type and redirects only to this machine (http on a loopback host). */
+function isLoopbackRegistration(body: unknown): boolean {
+  if (!body || typeof body !== "object") return false;
+  const { application_type: type, redirect_uris: uris } = body as { application_type?: unknown; redirect_uris?: unknown };
+  if (type !== undefined || !Array.isArray(uris) || uris.length === 0) return false;
+  return uris.every((uri) => typeof uri === "string" && /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?\//.test(uri));
+}
 
 /** The link in a verification email: our page, where the password is set, not the library's endpoint. */
 function verificationLink(env: Env, token: string): string {
@@ -84,6 +97,16 @@ function createAuth(db: Db, env: Env) {
       // Every id column is a uuid.
       database: { generateId: () => randomUUID() },
     },
+    databaseHooks: {
+      account: {
+        update: {
+          // A new password signs every device out, and so every connected client.
+          after: async (account, ctx) => {
+            if (account.providerId === "credential" && ctx && PASSWORD_ENDPOINTS.has(ctx.path)) await endOAuthGrants(db, account.userId);
+          },
+        },
+      },
+    },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         if (MAIL_ENDPOINTS.has(ctx.path) && mailTransport(env).kind === "none") {
@@ -96,6 +119,9 @@ function createAuth(db: Db, env: Env) {
         // A sign-up nobody verified is not an account: a newer sign-up for the same
         // email replaces it rather than being turned away.
         if (ctx.path === "/sign-up/email" && typeof ctx.body?.email === "string") await deletePendingSignUp(db, ctx.body.email);
+        // MCP clients register loopback redirects (a local port) without saying they are native
+        // apps, which the provider then judges as web clients and refuses (RFC 8252, section 7.3).
+        if (ctx.path === "/oauth2/register" && isLoopbackRegistration(ctx.body)) return { context: { body: { ...ctx.body, application_type: "native" } } };
       }),
     },
     logger: {
@@ -107,8 +133,30 @@ function createAuth(db: Db, env: Env) {
         else if (level === "warn") log.warn("auth.library", fields);
       },
     },
-    // Lets server actions set session cookies; must stay the last plugin.
-    plugins: [nextCookies()],
+    plugins: [
+      // The OAuth 2.1 authorization server of /api/mcp (lib/auth/oauth.ts).
+      oauthProvider({
+        loginPage: AUTH_PATHS.signIn,
+        consentPage: CONSENT_PAGE,
+        scopes: [...MCP_SCOPES],
+        // Tokens are bound to /api/mcp (RFC 8707), and every client may ask for it. Its
+        // scopes are listed: the provider would seed them as null, which a Prisma list cannot hold.
+        resources: [{ identifier: mcpResource(appOrigin(env)), name: "Notes MCP server", allowedScopes: [...MCP_SCOPES] }],
+        clientRegistrationDefaultResources: [mcpResource(appOrigin(env))],
+        // Opaque tokens, looked up on every request, so that a revoked client,
+        // a deleted account or a new password ends access at the next one.
+        disableJwtPlugin: true,
+        storeTokens: { hash: (token) => hashOAuthToken(token) },
+        accessTokenExpiresIn: env.MCP_ACCESS_TOKEN_TTL_SECONDS,
+        // A client that retries a refresh whose answer it lost gets that answer again for 30 s, not a lockout.
+        refreshTokenReuseInterval: 30,
+        // MCP clients register themselves (RFC 7591) and are named on the consent page.
+        allowDynamicClientRegistration: true,
+        allowUnauthenticatedClientRegistration: true,
+      }),
+      // Lets server actions set session cookies; must stay the last plugin.
+      nextCookies(),
+    ],
   });
 }
 

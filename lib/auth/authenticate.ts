@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/client";
 import { AppError, serverConfigError } from "@/lib/errors";
 import { verifyDetailed, type VerifyOutcome } from "@/lib/identity/client";
 import { log } from "@/lib/log";
+import type { OAuthAccess, OAuthRefusal } from "@/lib/auth/oauth";
 import type { UserSummary } from "@/lib/users/queries";
 
 /** Who a request acts for. Every query is scoped to `userId`. */
@@ -22,6 +23,11 @@ export type AuthDeps = {
   getAppUrl: () => string;
   /** Pause before the single retry of a partner-side fault. */
   retryDelayMs?: number;
+  /**
+   * The OAuth access a bearer token gives (findOAuthAccess), null for a token
+   * the OAuth provider never issued. Without it, only identity tokens count.
+   */
+  oauthAccess?: (db: Db, token: string) => Promise<OAuthAccess | OAuthRefusal | null>;
 };
 
 export const SESSION_TOKEN_HEADER = "x-session-token";
@@ -45,8 +51,15 @@ export async function authenticate<U extends UserSummary>(
   findUser: FindUser<U>,
   options: { bearer?: boolean } = {},
 ): Promise<{ context: AuthContext; account: U }> {
-  const token = req.headers.get(SESSION_TOKEN_HEADER)?.trim() || (options.bearer ? bearerToken(req) : undefined);
+  const sessionToken = req.headers.get(SESSION_TOKEN_HEADER)?.trim();
+  const token = sessionToken || (options.bearer ? bearerToken(req) : undefined);
   if (!token) throw new AppError("MISSING_TOKEN");
+
+  // A bearer token may be an OAuth access token of /api/mcp: its account is the one it was issued for.
+  if (!sessionToken && deps.oauthAccess) {
+    const oauth = await byOAuthToken(deps, findUser, token);
+    if (oauth) return oauth;
+  }
 
   const partnerKey = deps.getPartnerKey();
   if (!partnerKey) {
@@ -63,6 +76,23 @@ export async function authenticate<U extends UserSummary>(
     throw new AppError("USER_NOT_FOUND", { args: [deps.getAppUrl()], fields: { email: outcome.email } });
   }
   return { context: { userId: account.id, email: outcome.email, ...(outcome.agent ? { agent: outcome.agent } : {}) }, account };
+}
+
+/**
+ * The account of an OAuth access token, by the user id it was issued for,
+ * counted like any request; the client's name is the agent the history
+ * records. Null when the provider never issued the token.
+ */
+async function byOAuthToken<U extends UserSummary>(deps: AuthDeps, findUser: FindUser<U>, token: string): Promise<{ context: AuthContext; account: U } | null> {
+  const db = await deps.getDb();
+  const access = await deps.oauthAccess!(db, token);
+  if (!access) return null;
+  if ("refused" in access) throw new AppError("INVALID_TOKEN", { args: [access.refused] });
+  const account = await findUser(db, access.email);
+  if (!account || account.id !== access.userId) {
+    throw new AppError("USER_NOT_FOUND", { args: [deps.getAppUrl()], fields: { email: access.email } });
+  }
+  return { context: { userId: account.id, email: access.email, ...(access.clientName ? { agent: access.clientName } : {}) }, account };
 }
 
 /** The token of `Authorization: Bearer <token>` (RFC 6750), as MCP clients send theirs. */

@@ -3,6 +3,7 @@ import { authenticate, defaultVerify, SESSION_TOKEN_HEADER, type AuthContext, ty
 import { getDb, type Db } from "@/lib/db/client";
 import { appOrigin, isAllowedMcpOrigin, isCrossOrigin } from "@/lib/auth/origin";
 import { getEnv } from "@/lib/env";
+import { findOAuthAccess, mcpChallenge, mcpResource } from "@/lib/auth/oauth";
 import { crossOriginError, NO_STORE, toErrorResponse } from "@/lib/errors";
 import { findUncountedUser, findUserLimitingRequests, limitApiRequests, type LimitedUser } from "@/lib/auth/api-rate-limit";
 
@@ -85,7 +86,10 @@ export function createWithAuth(deps: WithAuthDeps) {
         const response = await handler({ req, params, user: identified.user, db });
         return withHeaders(response, { ...cacheDefault(response), ...limitHeaders });
       } catch (err) {
-        return withHeaders(toErrorResponse(err, req), limitHeaders);
+        const response = withHeaders(toErrorResponse(err, req), limitHeaders);
+        // MCP clients start (or renew) their OAuth authorization from this challenge.
+        if (options.bearer && response.status === 401) response.headers.set("WWW-Authenticate", mcpChallenge(deps.getAppUrl(), hasCredentials(req)));
+        return response;
       }
     };
   };
@@ -110,6 +114,7 @@ export const withAuth = createWithAuth({
   getDb,
   getPartnerKey: () => getEnv().IDENTITY_PARTNER_KEY,
   getAppUrl: () => appOrigin(),
+  oauthAccess: (db, token) => findOAuthAccess(db, token, mcpResource(appOrigin())),
   limitRequests: {
     findUser: (db, email) => findUserLimitingRequests(db, email),
     forUser: (db, user) => limitApiRequests(db, user),
@@ -121,6 +126,11 @@ export const withAuth = createWithAuth({
     return session?.user.emailVerified ? { userId: session.user.id, email: session.user.email } : null;
   },
 });
+
+/** Whether the request sent a token at all (a refused one, as opposed to none). */
+function hasCredentials(req: Request): boolean {
+  return req.headers.has(SESSION_TOKEN_HEADER) || req.headers.has("authorization");
+}
 
 function withHeaders(response: Response, headers: Record<string, string>): Response {
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);

@@ -30,7 +30,7 @@ async function handle(req: Request): Promise<Response> {
     }
     if (req.method !== "GET" && isCrossOrigin(req.headers, env)) throw crossOriginError();
 
-    const body = await readAuthBody(req);
+    const body = await readAuthBody(req, path);
     const address = clientAddress(req.headers, env);
     if (!address) warnUnknownAddress();
     const exceeded = await limitAuthRequest(await getDb(), { operation: authOperation(path), address, email: emailIn(body) });
@@ -63,11 +63,12 @@ function authPath(req: Request): string {
 }
 
 /**
- * The body of a POST, as text: JSON only (what the sign-in and sign-up pages
+ * The body of a POST, as text: JSON (what the sign-in and sign-up pages
  * send), so the email the per-account limits key on is read exactly as the
- * library will read it.
+ * library will read it; the OAuth endpoints (/oauth2/token, /oauth2/revoke)
+ * also take the form encoding OAuth clients send.
  */
-async function readAuthBody(req: Request): Promise<string | null> {
+async function readAuthBody(req: Request, path: string): Promise<string | null> {
   if (req.method === "GET" || req.method === "HEAD") return null;
   const mediaType = req.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   const unsupported = () => new AppError("UNSUPPORTED_MEDIA_TYPE");
@@ -81,7 +82,8 @@ async function readAuthBody(req: Request): Promise<string | null> {
     throw error;
   }
   if (!body) return null;
-  if (mediaType !== "application/json") throw unsupported();
+  const formAllowed = path.startsWith("/oauth2/") && mediaType === "application/x-www-form-urlencoded";
+  if (mediaType !== "application/json" && !formAllowed) throw unsupported();
   if (body.length > MAX_AUTH_BODY_CHARS) throw tooLarge();
   return body;
 }
