@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRef, useState } from "react";
 import { EmailField, FormError, SubmitButton, useAuthCall } from "@/components/auth/form-parts";
-import { authClient } from "@/lib/auth/auth-client";
+import { authClient, signedOAuthQuery } from "@/lib/auth/auth-client";
 
 // Fields are read from the form on submit (not from state), so what was typed
 // before the page finished loading still counts; the form is a POST so that a
@@ -25,8 +25,12 @@ export function SignInForm({ next, initialEmail = "" }: { next: string; initialE
     setUnverifiedEmail(null);
     // On success the library loads callbackURL, which forwards a signed-in person to `next`.
     // It is also where a fresh verification link (sent if the email is unverified) lands.
+    // Signing in for an MCP client's authorization: the provider answers with the consent page to go to.
+    const oauthQuery = signedOAuthQuery(window.location.search);
     await run(async () => {
-      const result = await authClient.signIn.email({ email, password, callbackURL: `/sign-in?verified=1&next=${encodeURIComponent(next)}` });
+      const result = await authClient.signIn.email(
+        oauthQuery ? { email, password, oauth_query: oauthQuery } : { email, password, callbackURL: `/sign-in?verified=1&next=${encodeURIComponent(next)}` },
+      );
       if (result.error?.code === "EMAIL_NOT_VERIFIED") setUnverifiedEmail(email);
       return result;
     });

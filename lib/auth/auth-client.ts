@@ -36,13 +36,26 @@ export const authClient = {
     email: (input: { email: string; password: string; name: string; callbackURL?: string }) => post("/sign-up/email", input),
   },
   signIn: {
-    email: (input: { email: string; password: string; callbackURL?: string }) => post("/sign-in/email", input),
+    email: (input: { email: string; password: string; callbackURL?: string; oauth_query?: string }) => post("/sign-in/email", input),
   },
+  /** A person's answer on the consent page; the answer is where the client's redirect goes next. */
+  oauthConsent: (input: { accept: boolean; oauth_query: string }) => post("/oauth2/consent", input),
   signOut: () => post("/sign-out"),
   sendVerificationEmail: (input: { email: string; callbackURL?: string }) => post("/send-verification-email", input),
   requestPasswordReset: (input: { email: string; redirectTo?: string }) => post("/request-password-reset", input),
   resetPassword: (input: { newPassword: string; token: string }) => post("/reset-password", input),
 };
+
+/**
+ * The authorization request an MCP client started, when the OAuth provider
+ * sent the person to this page with it: the provider signs every parameter of
+ * that address (`sig`), and the sign-in or consent call hands them back so the
+ * flow continues at the client.
+ */
+export function signedOAuthQuery(search: string): string | undefined {
+  const params = new URLSearchParams(search);
+  return params.has("sig") ? params.toString() : undefined;
+}
 
 /** A message for a person from an auth error, by the library's error code. */
 export function authErrorMessage(error: { code?: string; message?: string; status?: number } | null | undefined): string {
