@@ -23,7 +23,7 @@ export function mcpResource(origin: string): string {
 }
 
 /** Where a client finds the protected resource metadata of /api/mcp (RFC 9728, path-suffixed form). */
-export function resourceMetadataUrl(origin: string): string {
+function resourceMetadataUrl(origin: string): string {
   return `${origin}/.well-known/oauth-protected-resource${MCP_PATH}`;
 }
 

@@ -193,7 +193,8 @@ describe("MCP over OAuth: a client added by URL alone", () => {
     provider.authorizationUrl = undefined;
     await expect(client.callTool({ name: "list_tags", arguments: {} })).rejects.toBeInstanceOf(UnauthorizedError);
     expect(provider.saved).toBeUndefined();
-    expect(provider.authorizationUrl?.searchParams.get("client_id")).toBe(provider.client!.client_id);
+    const askedAgain = provider.authorizationUrl as URL | undefined;
+    expect(askedAgain?.searchParams.get("client_id")).toBe(provider.client!.client_id);
 
     // The identity service's tokens still work on /api/mcp, in either header.
     expect((await rawCall(stack.tokenFor(person.email))).status).toBe(200);
