@@ -12,6 +12,9 @@ export const API_INDEX_PATH = "/api";
 /** GET: is the service up (healthOperation). */
 export const HEALTH_PATH = "/api/health";
 
+/** POST: the MCP server (callMcpOperation), an OAuth protected resource (lib/auth/oauth.ts). */
+export const MCP_PATH = "/api/mcp";
+
 /** GET: the notes (listNotesOperation); POST: a new one. */
 export const NOTES_PATH = "/api/notes";
 

@@ -1,12 +1,10 @@
 import { createHash } from "node:crypto";
+import { MCP_PATH } from "@/lib/api-paths";
 import type { Db } from "@/lib/db/client";
 
 // /api/mcp as an OAuth 2.1 protected resource (the MCP authorization spec):
 // the auth library's OAuth provider issues opaque access tokens bound to it;
 // this module names the resource and scopes and checks a token on each request.
-
-/** The MCP endpoint, the protected resource tokens are bound to (RFC 8707). */
-export const MCP_PATH = "/api/mcp";
 
 /** What a token lets a client do: read and write the person's notes. */
 export const NOTES_SCOPE = "notes";

@@ -177,5 +177,16 @@ describe.each(TEST_DB_KINDS)("OAuth access tokens on /api/mcp (%s)", (kind) => {
     });
     expect(revoked.status, await revoked.clone().text()).toBe(200);
     expect((await call(second.access_token)).status).toBe(401);
+
+    // Deny: the client is told so, with its state, and gets no code.
+    authorize.searchParams.set("state", "s2");
+    const askedAgain = await fetch(authorize, { headers: { cookie }, redirect: "manual" });
+    const denied = await fetch(`${origin}/api/auth/oauth2/consent`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin, cookie },
+      body: JSON.stringify({ accept: false, oauth_query: new URL(askedAgain.headers.get("location")!, origin).search.slice(1) }),
+    });
+    const deniedUrl = new URL((await denied.json()).url);
+    expect([deniedUrl.searchParams.get("error"), deniedUrl.searchParams.get("state"), deniedUrl.searchParams.get("code")]).toEqual(["access_denied", "s2", null]);
   });
 });

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { Metadata } from "next";
 import { CodeBlock } from "@/components/connect/code-block";
 import { callMcpOperation } from "@/lib/api/operations/mcp";
@@ -78,8 +79,13 @@ export default async function ConnectPage() {
         <h2>4. Or connect an MCP client</h2>
         <p>
           The same notes are a Model Context Protocol server at <code>{mcpEndpoint}</code> (Streamable HTTP): tools to search, read, create,
-          edit and restore notes, and each note as a resource. It takes the same token, in the same header. For a client that reads a
-          project’s <code>.mcp.json</code> (Claude Code, for one), put the token in <code>NOTES_TOKEN</code> and start the client:
+          edit and restore notes, and each note as a resource. Add that URL to your client, nothing else: it opens this site, you sign in
+          and allow it, and it stays connected until you disconnect it on your <Link href="/account">account page</Link>. Steps 1 to 3
+          are not needed for it.
+        </p>
+        <p>
+          Scripts, and clients that send headers, take the same token in the same header instead. For a client that reads a project’s{" "}
+          <code>.mcp.json</code> (Claude Code, for one), put the token in <code>NOTES_TOKEN</code> and start the client:
         </p>
         <CodeBlock label="MCP client configuration (.mcp.json)" code={mcpConfig} />
         <CodeBlock label="Give the client a token" code="export NOTES_TOKEN=$(npm run -s agent -- token)   # then start the client" />
