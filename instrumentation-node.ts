@@ -1,5 +1,5 @@
 import { trackConnectionAddresses } from "@/lib/auth/client-address";
-import { warmConversionPool } from "@/lib/editor/conversion-pool";
+import { warmConversionPool } from "@/lib/body/conversion-pool";
 import { getEnv } from "@/lib/env";
 import { assertProductionSettings } from "@/lib/production-settings";
 

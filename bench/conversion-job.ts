@@ -4,8 +4,8 @@
  */
 import v8 from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
-import { blocksToMarkdown, markdownToBlocks } from "../lib/editor/markdown-blocks";
-import { keepUnchangedBlocks } from "../lib/editor/markdown-merge";
+import { blocksToMarkdown, markdownToBlocks } from "../lib/body/markdown-blocks";
+import { keepUnchangedBlocks } from "../lib/body/keep-blocks";
 import { procCpuMs } from "../lib/linux-proc";
 import { loadBaseline } from "./baseline/blocknote-conversions";
 

@@ -65,20 +65,20 @@ export async function buildStandalone(options: { root: string; distDir: string; 
 /**
  * The conversion pool's worker runs outside Next's bundle, so Next's own file
  * tracing never sees it: bundle it into the file the pool loads
- * (lib/editor/conversion-worker.mjs, from the server's working directory) in
+ * (lib/body/conversion-worker.mjs, from the server's working directory) in
  * the server's folder `out` (a standalone server's, a serverless function's),
  * and copy the packages it loads at run time (the Markdown parser and writer,
  * the editor's schema) beside the server's, as traced from that bundle.
  */
 export async function bundleWorkerInto(root: string, out: string, log: (line: string) => void): Promise<void> {
   log("bundling the conversion worker");
-  const worker = path.join(out, "lib", "editor", "conversion-worker.mjs");
+  const worker = path.join(out, "lib", "body", "conversion-worker.mjs");
   await bundleConversionWorker(root, worker);
   const { nodeFileTrace } = (await import(path.join(root, "node_modules/next/dist/compiled/@vercel/nft/index.js"))) as {
     nodeFileTrace(files: string[], options: { base: string; processCwd: string }): Promise<{ fileList: Set<string> }>;
   };
   // Traced from the checkout's copy of the bundle's imports: resolve them from the root's node_modules.
-  const probe = path.join(root, "lib", "editor", ".conversion-worker.traced.mjs");
+  const probe = path.join(root, "lib", "body", ".conversion-worker.traced.mjs");
   fs.copyFileSync(worker, probe);
   try {
     const { fileList } = await nodeFileTrace([probe], { base: root, processCwd: root });

@@ -3,7 +3,7 @@ import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { AppError, toErrorParts } from "@/lib/errors";
 import { parseId } from "@/lib/http";
 import type { ToolContext } from "@/lib/mcp/tools";
-import { getNoteMarkdownOrThrow } from "@/lib/notes/markdown";
+import { getNoteMarkdownOrThrow } from "@/lib/notes/body";
 
 /** How many of the most recently updated notes resources/list offers. */
 const RECENT_NOTES = 50;

@@ -13,7 +13,7 @@ import { ZUploadAttachmentToolSchema } from "@/lib/attachments/schemas";
 import { ACCEPTED_TYPES } from "@/lib/attachments/types";
 import { followChanges } from "@/lib/changes/queries";
 import { ZChangesQuerySchema } from "@/lib/changes/schemas";
-import { getNoteMarkdownOrThrow } from "@/lib/notes/markdown";
+import { getNoteMarkdownOrThrow } from "@/lib/notes/body";
 import { getNoteOrThrow, listNotes } from "@/lib/notes/queries";
 import { EXCERPT_LENGTH, noteExcerpt } from "@/lib/notes/excerpt";
 import { snippetHtml } from "@/lib/notes/snippet";

@@ -1,9 +1,9 @@
 import { Prisma, queryRows, type Db, type DbClient } from "@/lib/db/client";
 import { ownedRow } from "@/lib/db/owner";
 import { writeTransaction } from "@/lib/db/transaction";
-import { contentLimitViolation } from "@/lib/editor/content-limits";
-import { contentToText } from "@/lib/editor/content-text";
-import { convertMarkdownBody, MarkdownConversionError } from "@/lib/editor/markdown";
+import { contentLimitViolation } from "@/lib/body/content-limits";
+import { contentToText } from "@/lib/body/content-text";
+import { convertMarkdownBody, MarkdownConversionError } from "@/lib/body/markdown";
 import { AppError, fieldDetails } from "@/lib/errors";
 import {
   assertBlockChange,
@@ -20,9 +20,10 @@ import {
   withFreshIds,
   type Block,
 } from "@/lib/notes/blocks";
-import { renderMarkdownAfterResponse } from "@/lib/notes/markdown";
+import { renderMarkdownAfterResponse } from "@/lib/notes/body";
 import type { RevisionAuthor } from "@/lib/db/author";
-import { lockNoteAtVersion, writeNoteUpdate, type ResolvedBody, type VersionedNote } from "@/lib/notes/mutations";
+import { type ResolvedBody } from "@/lib/notes/body";
+import { lockNoteAtVersion, writeNoteUpdate, type VersionedNote } from "@/lib/notes/mutations";
 import type { TEditOperation, TUpdateNote } from "@/lib/notes/schemas";
 
 export type EditNoteOptions = {
@@ -73,7 +74,7 @@ function assertOperationBlocks(op: TEditOperation): void {
  * title, tags) to a note, all or nothing: the first that cannot apply fails
  * the edit with a 409 naming it, and nothing is written. Blocks, types, props
  * and content the note schema does not hold are bad input: a 400 naming the
- * operation and the path (lib/editor/block-shape.ts), nothing written. The
+ * operation and the path (lib/body/block-shape.ts), nothing written. The
  * operations apply to the note as it is when the edit runs, so edits from
  * many clients at once all land (none needs If-Match); with `ifVersion`, only
  * at that version.

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONTENT_LIMITS, contentLimitViolation } from "@/lib/editor/content-limits";
+import { CONTENT_LIMITS, contentLimitViolation } from "@/lib/body/content-limits";
 import { isStorableJson, storableText, toPlainJson, UNSTORABLE_MESSAGE } from "@/lib/storable-text";
 import { decodeCursor } from "@/lib/notes/cursor";
 import { ZTagSchema } from "@/lib/tags/schemas";

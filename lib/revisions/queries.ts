@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { ownedBy } from "@/lib/db/owner";
-import { contentToText } from "@/lib/editor/content-text";
-import { contentToMarkdown, noteMarkdown } from "@/lib/editor/markdown";
+import { contentToText } from "@/lib/body/content-text";
+import { contentToMarkdown, noteMarkdown } from "@/lib/body/markdown";
 import { AppError, noteNotFound } from "@/lib/errors";
 import { serializeTag, TAG_SELECT } from "@/lib/tags/serialize";
 import { AGENT_AUTHOR_KINDS } from "@/lib/db/author";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contentToText } from "@/lib/editor/content-text";
+import { contentToText } from "@/lib/body/content-text";
 import { createNote } from "@/lib/notes/mutations";
 import { createTag } from "@/lib/tags/mutations";
 import { editorBody, startBrowserStack, type BrowserStack } from "@/tests/helpers/browser";

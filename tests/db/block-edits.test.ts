@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { storedBlockProblem } from "@/lib/editor/block-shape";
+import { storedBlockProblem } from "@/lib/body/block-shape";
 import { AppError } from "@/lib/errors";
 import { editNote } from "@/lib/notes/edits";
 import { createNote } from "@/lib/notes/mutations";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { contentToText } from "@/lib/editor/content-text";
+import { contentToText } from "@/lib/body/content-text";
 import { createNote, updateNote } from "@/lib/notes/mutations";
 import { listNoteRowGroups } from "@/lib/note-rows";
 import { createTag } from "@/lib/tags/mutations";

@@ -128,7 +128,7 @@ async function checkSequence(
   const created = await createNote(db, {
     userId,
     author: authors[creator],
-    input: { title: first.title, content: first.content, contentText: first.contentText, derivedMarkdown: null },
+    input: { title: first.title, content: first.content, contentText: first.contentText },
   });
   const noteId = created.note.id;
   const steps: Step[] = [{ state: first, version: created.version, author: creator, restore: false, at: 0 }];

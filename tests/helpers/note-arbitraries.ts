@@ -7,7 +7,7 @@
  * adjacent text of equal styles merged.
  */
 import fc from "fast-check";
-import type { Block, Inline, StyledText, TableCell, TableContent } from "@/lib/editor/markdown-blocks";
+import type { Block, Inline, StyledText, TableCell, TableContent } from "@/lib/body/markdown-blocks";
 
 const COLOURS = ["default", "red", "blue", "green", "yellow", "orange", "purple", "pink", "brown", "gray"] as const;
 const ALIGNMENTS = ["left", "center", "right", "justify"] as const;

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { contentToText } from "@/lib/editor/content-text";
-import { noteMarkdown, withoutTitleLine } from "@/lib/editor/markdown";
-import { blockMarkdownList, blocksToMarkdown, markdownToBlocks, type Block, type Inline, type TableCell } from "@/lib/editor/markdown-blocks";
-import { keepUnchangedBlocks } from "@/lib/editor/markdown-merge";
+import { contentToText } from "@/lib/body/content-text";
+import { noteMarkdown, withoutTitleLine } from "@/lib/body/markdown";
+import { blockMarkdownList, blocksToMarkdown, markdownToBlocks, type Block, type Inline, type TableCell } from "@/lib/body/markdown-blocks";
+import { keepUnchangedBlocks } from "@/lib/body/keep-blocks";
 import { agentMarkdown, inlineContent, noteBody } from "@/tests/helpers/note-arbitraries";
 
 /**

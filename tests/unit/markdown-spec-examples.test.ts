@@ -3,7 +3,7 @@ import { tests as commonmarkExamples } from "commonmark-spec";
 import { micromark } from "micromark";
 import { gfm, gfmHtml } from "micromark-extension-gfm";
 import { describe, expect, it } from "vitest";
-import { runConversion } from "@/lib/editor/conversions";
+import { runConversion } from "@/lib/body/conversions";
 import { GFM_EXTENSION_EXAMPLES } from "@/tests/helpers/gfm-spec-examples";
 
 /**

@@ -8,8 +8,9 @@ import { idempotent } from "@/lib/idempotency/idempotency";
 import { getNoteBlocksOrThrow } from "@/lib/notes/blocks";
 import { editNote } from "@/lib/notes/edits";
 import { noteEtag, versionFromIfMatch } from "@/lib/notes/etag";
-import { getNoteMarkdownOrThrow } from "@/lib/notes/markdown";
-import { deleteNote, insertNote, resolveMarkdownBody, updateNote } from "@/lib/notes/mutations";
+import { getNoteMarkdownOrThrow } from "@/lib/notes/body";
+import { resolveMarkdownBody } from "@/lib/notes/body";
+import { deleteNote, insertNote, updateNote } from "@/lib/notes/mutations";
 import { getNoteJsonOrThrow, listNotesJson } from "@/lib/notes/queries";
 import {
   ZCreateNoteSchema,

@@ -15,7 +15,7 @@
  *   (raw HTML) becomes a paragraph of its text.
  * - What Markdown cannot say about a block it can express (colours,
  *   alignment, a column's width, a toggle) is kept when the Markdown is
- *   written back over the note: see lib/editor/markdown-merge.ts.
+ *   written back over the note: see lib/body/keep-blocks.ts.
  *
  * Pure and synchronous; run in the conversion worker (conversions.ts).
  * Relative imports only: the worker loads this file outside Next's bundle.

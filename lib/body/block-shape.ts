@@ -1,5 +1,5 @@
 /**
- * Whether a value is a block the note schema holds (lib/editor/schema.ts),
+ * Whether a value is a block the note schema holds (lib/body/schema.ts),
  * read from the schema itself: each block type's props and content kind,
  * and the styles text may carry. Blocks the editor cannot read would
  * otherwise be stored by targeted edits and break every later reader

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { blocksToMarkdown, markdownToBlocks } from "@/lib/editor/markdown-blocks";
-import { alignBlocks, keepUnchangedBlocks } from "@/lib/editor/markdown-merge";
+import { blocksToMarkdown, markdownToBlocks } from "@/lib/body/markdown-blocks";
+import { alignBlocks, keepUnchangedBlocks } from "@/lib/body/keep-blocks";
 import { richNotes } from "@/tests/helpers/rich-notes";
 
 const markdownOf = (content: unknown) => blocksToMarkdown(content);
 
-/** What PATCH with contentMarkdown does over a note's blocks (lib/editor/markdown-merge.ts). */
+/** What PATCH with contentMarkdown does over a note's blocks (lib/body/keep-blocks.ts). */
 const writeBack = (current: unknown[], markdown: string): unknown[] => keepUnchangedBlocks(current, markdownToBlocks(markdown));
 
 describe("alignBlocks", () => {

@@ -1,8 +1,8 @@
 /**
- * A worker thread of the conversion pool (lib/editor/conversion-pool.ts).
+ * A worker thread of the conversion pool (lib/body/conversion-pool.ts).
  * Loaded outside Next's bundle: by conversion-worker.mjs through tsx from a
  * checkout, or bundled into the standalone server's
- * lib/editor/conversion-worker.mjs by scripts/build-standalone.ts.
+ * lib/body/conversion-worker.mjs by scripts/build-standalone.ts.
  */
 import { readlinkSync } from "node:fs";
 import os from "node:os";
