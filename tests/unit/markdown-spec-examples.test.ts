@@ -35,9 +35,6 @@ const COMMONMARK_UNREPRESENTABLE: Record<string, number[]> = {
   "a line ending written as a character reference, a line break": [39],
 };
 
-/** Images the editor cannot hold yet: an image inside a paragraph's text or inside a link is read as a link. */
-const COMMONMARK_IMAGES_IN_TEXT = [517, 531, 579, 587];
-
 const GFM_UNREPRESENTABLE: Record<string, number[]> = {
   "cells past the header's width, a column with an empty header": [204],
   "a bare address holding a character Markdown escapes, linked by fewer renderers": [626, 627, 631],
@@ -75,7 +72,6 @@ function exampleNumbers(lists: Record<string, number[]>): Map<number, string> {
 
 describe("the CommonMark specification's examples, written as a note and read back", () => {
   const listed = exampleNumbers(COMMONMARK_UNREPRESENTABLE);
-  for (const number of COMMONMARK_IMAGES_IN_TEXT) listed.set(number, "an image in text");
 
   it.each(commonmarkExamples.map((example) => [example.number, example.section, example.markdown.replace(/→/g, "\t")] as const))(
     "example %i (%s)",
