@@ -11,7 +11,7 @@
 import { contentLimitViolation } from "./content-limits";
 import { contentToText } from "./content-text";
 import { blocksToMarkdown, MarkdownBlockError, markdownToBlocks } from "./markdown-blocks";
-import { keepUnchangedBlocks } from "./keep-blocks";
+import { markdownOverBlocks } from "./keep-blocks";
 
 export type ConversionTask =
   /**
@@ -38,8 +38,7 @@ export async function runConversion(task: ConversionTask): Promise<ConversionRes
   if (task.kind === "markdown") {
     let content: unknown[];
     try {
-      const read = markdownToBlocks(task.markdown);
-      content = Array.isArray(task.current) ? keepUnchangedBlocks(task.current, read) : read;
+      content = Array.isArray(task.current) ? markdownOverBlocks(task.current, task.markdown) : markdownToBlocks(task.markdown);
     } catch (err) {
       if (err instanceof MarkdownBlockError) return { ok: false, reason: err.message };
       throw err;

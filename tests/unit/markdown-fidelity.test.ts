@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { contentToText } from "@/lib/body/content-text";
 import { noteMarkdown, withoutTitleLine } from "@/lib/body/markdown";
 import { blockMarkdownList, blocksToMarkdown, markdownToBlocks, type Block, type Inline, type TableCell } from "@/lib/body/markdown-blocks";
-import { keepUnchangedBlocks } from "@/lib/body/keep-blocks";
+import { markdownOverBlocks } from "@/lib/body/keep-blocks";
 import { agentMarkdown, inlineContent, noteBody } from "@/tests/helpers/note-arbitraries";
 
 /**
@@ -16,7 +16,7 @@ const replay = process.env.FC_SEED ? { seed: Number(process.env.FC_SEED), path: 
 const settings = { numRuns: RUNS, ...replay };
 
 /** What an agent does: read the note as Markdown, write that Markdown back. */
-const writeBack = (current: unknown[], markdown: string) => keepUnchangedBlocks(current, markdownToBlocks(markdown));
+const writeBack = (current: unknown[], markdown: string) => markdownOverBlocks(current, markdown);
 
 describe("blocks ↔ Markdown, over generated notes", () => {
   it("1 and 5: blocks → Markdown never throws, and the Markdown read back holds every block's text", () => {
