@@ -3,8 +3,8 @@
  * GitHub's tables, task items and strikethrough; a bare URL stays text, as the
  * editor stores it), every block type, prop and inline style of the editor's
  * schema mapped explicitly, through a Markdown syntax tree (mdast): read by
- * mdast-util-from-markdown (micromark and its GFM extensions), written by
- * mdast-util-to-markdown with its GFM extensions. No DOM, and no step that can
+ * markdown-it (markdown-read.ts), written by mdast-util-to-markdown with its
+ * GFM extensions. No DOM, and no step that can
  * turn a whole note into less than it was:
  *
  * - Blocks → Markdown is total. A block Markdown cannot express (video,
@@ -21,15 +21,12 @@
  * Relative imports only: the worker loads this file outside Next's bundle.
  */
 import type * as M from "mdast";
-import { fromMarkdown, type Options as FromMarkdownOptions } from "mdast-util-from-markdown";
-import { gfmStrikethroughFromMarkdown, gfmStrikethroughToMarkdown } from "mdast-util-gfm-strikethrough";
-import { gfmTableFromMarkdown, gfmTableToMarkdown } from "mdast-util-gfm-table";
-import { gfmTaskListItemFromMarkdown, gfmTaskListItemToMarkdown } from "mdast-util-gfm-task-list-item";
+import { gfmStrikethroughToMarkdown } from "mdast-util-gfm-strikethrough";
+import { gfmTableToMarkdown } from "mdast-util-gfm-table";
+import { gfmTaskListItemToMarkdown } from "mdast-util-gfm-task-list-item";
 import { toMarkdown, type Options as ToMarkdownOptions } from "mdast-util-to-markdown";
-import { gfmStrikethrough } from "micromark-extension-gfm-strikethrough";
-import { gfmTable } from "micromark-extension-gfm-table";
-import { gfmTaskListItem } from "micromark-extension-gfm-task-list-item";
 import { partialBlockProblem, storedBlockProblem } from "./block-shape";
+import { MarkdownNestingError, readMarkdownTree } from "./markdown-read";
 import { noteSchema } from "./schema";
 
 type Styles = { [style: string]: boolean | string };
@@ -290,7 +287,7 @@ function startsWithText(flow: readonly Flow[]): boolean {
 
 /**
  * Whether a block written on the line right after a line of text starts there, rather than being
- * read as more of that text. micromark reads every list opened on such a line, inside the items and
+ * read as more of that text. CommonMark reads every list opened on such a line, inside the items and
  * quotes opened before it on the same line too, as interrupting the text; and a list interrupting a
  * paragraph must start at 1 and not with an empty item (CommonMark, 5.2 and 5.3).
  */
@@ -585,29 +582,55 @@ const unescapeAttribute = (value: string) => value.replace(/&lt;/g, "<").replace
  * cell, and `<br>` reads back as the same break everywhere.
  */
 function leaves(text: StyledText): Phrasing[] {
-  if (!text.text.includes("\n")) return text.text === "" ? [] : [text.styles.code === true ? { type: "inlineCode", value: text.text } : { type: "text", value: text.text }];
   const nodes: Phrasing[] = [];
   text.text.split("\n").forEach((line, index) => {
     if (index > 0) nodes.push({ type: "html", value: "<br>" });
-    if (line !== "") nodes.push(text.styles.code === true ? { type: "inlineCode", value: line } : { type: "text", value: line });
+    if (line === "") return;
+    if (text.styles.code === true) nodes.push({ type: "inlineCode", value: line });
+    else nodes.push(...escapedBesideAstral(line));
   });
+  return nodes;
+}
+
+/**
+ * A run of `_` or `*` beside a character outside the BMP (an emoji) is
+ * written escaped, all of it: CommonMark 0.31 counts such a symbol as
+ * punctuation when it decides what a run can open or close (so does
+ * markdown-it, the reader), mdast-util-to-markdown does not, and would leave
+ * `plan__😀` unescaped where it closes emphasis.
+ */
+function escapedBesideAstral(line: string): Phrasing[] {
+  if (!/[\uD800-\uDFFF]/.test(line)) return [{ type: "text", value: line }];
+  const nodes: Phrasing[] = [];
+  let start = 0;
+  for (const match of line.matchAll(/[_*]+/g)) {
+    const before = line.charCodeAt(match.index - 1);
+    const after = line.charCodeAt(match.index + match[0].length);
+    if (!(before >= 0xdc00 && before <= 0xdfff) && !(after >= 0xd800 && after <= 0xdbff)) continue;
+    if (match.index > start) nodes.push({ type: "text", value: line.slice(start, match.index) });
+    nodes.push({ type: "html", value: match[0].replace(/./g, "\\$&") });
+    start = match.index + match[0].length;
+  }
+  if (start < line.length) nodes.push({ type: "text", value: line.slice(start) });
   return nodes;
 }
 
 // ───────────────────────────── Markdown → blocks ─────────────────────────────
 
 /**
- * CommonMark with GitHub's tables, strikethrough and task items, as micromark
- * reads them; no literal autolinks (a bare URL stays text).
+ * Markdown → the editor's blocks, each complete as the editor stores it:
+ * CommonMark with GitHub's tables, strikethrough and task items, read by
+ * markdown-it (markdown-read.ts); no literal autolinks (a bare URL stays text).
  */
-const readOptions: FromMarkdownOptions = {
-  extensions: [gfmStrikethrough(), gfmTable(), gfmTaskListItem()],
-  mdastExtensions: [gfmStrikethroughFromMarkdown(), gfmTableFromMarkdown(), gfmTaskListItemFromMarkdown()],
-};
-
-/** Markdown → the editor's blocks, each complete as the editor stores it. */
 export function markdownToBlocks(markdown: string, options: ReadOptions = {}): Block[] {
-  const tree = fromMarkdown(markdown, readOptions);
+  let tree: M.Root;
+  try {
+    // markdown-it counts a list and its item as two levels: room for MAX_NESTING of each, checked again below.
+    tree = readMarkdownTree(markdown, 2 * MAX_NESTING + 8);
+  } catch (err) {
+    if (err instanceof MarkdownNestingError) throw new MarkdownBlockError(`Markdown nests deeper than ${MAX_NESTING} levels`);
+    throw err;
+  }
   const reader = new Reader(tree, options.newId ?? (() => crypto.randomUUID()));
   return reader.flow(tree.children, 0);
 }
