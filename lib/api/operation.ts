@@ -4,7 +4,7 @@ import { withAuth, type RouteContext } from "@/lib/auth/with-auth";
 import { agentAuthor, type RevisionAuthor } from "@/lib/db/author";
 import type { Db, Transaction } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/transaction";
-import { jsonResponse, jsonTextResponse, methodNotAllowedError, toErrorResponse } from "@/lib/errors";
+import { jsonResponse, jsonTextResponse, methodNotAllowedError, toErrorResponse, validationError } from "@/lib/errors";
 import { markdownResponse, NO_QUERY, parseId, parseJsonBody, parseQuery, type InvalidIdCode } from "@/lib/http";
 import { idempotent, readIdempotencyKey } from "@/lib/idempotency/idempotency";
 import { versionFromIfMatch } from "@/lib/notes/etag";
@@ -192,6 +192,33 @@ function coreOf<Q extends z.ZodObject | undefined, B extends z.ZodType | undefin
     run: run as OperationCore["run"],
     answer: (definition.answer ?? fallbackAnswer) as OperationCore["answer"],
   };
+}
+
+/** Validates with an operation's schema, failing exactly as a REST request does. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, code: "INVALID_BODY" | "INVALID_QUERY"): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw validationError(code, parsed.error);
+  return parsed.data;
+}
+
+/** Values for a query schema, which reads strings as a query string has them. */
+const asQuery = (values: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(values).map(([name, value]) => [name, typeof value === "number" || typeof value === "boolean" ? String(value) : value]));
+
+/**
+ * An operation's input from values (an MCP call's arguments, a server
+ * action's), parsed as REST parses a request, in its order and with its
+ * failures: the ids, the query, the body, then the condition.
+ */
+export function parseOperationInput(
+  op: Pick<OperationCore, "ids" | "query" | "body" | "condition">,
+  given: { ids?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; condition?: () => number | undefined },
+): OperationInput {
+  const params = Object.fromEntries(Object.entries(op.ids ?? {}).map(([name, code]) => [name, parseId(typeof given.ids?.[name] === "string" ? given.ids[name] : "", code)]));
+  const query = op.query ? parseWith(op.query, asQuery(given.query ?? {}), "INVALID_QUERY") : undefined;
+  const body = op.body ? parseWith(op.body, given.body, "INVALID_BODY") : undefined;
+  const ifVersion = op.condition ? given.condition?.() : undefined;
+  return { params, query, body, ifVersion };
 }
 
 /** An answer as the HTTP response REST sends. */

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import type { Answer, Caller, McpTool, OperationCore, OperationInput } from "@/lib/api/operation";
-import { validationError } from "@/lib/errors";
-import { parseId, type InvalidIdCode } from "@/lib/http";
+import { parseOperationInput, parseWith, type Answer, type Caller, type McpTool, type OperationCore, type OperationInput } from "@/lib/api/operation";
+import type { InvalidIdCode } from "@/lib/http";
 import { parseNoteEtag, versionFromIfMatch } from "@/lib/notes/etag";
 
 /** An operation an MCP tool offers (lib/api/operations/tools.ts lists them). */
@@ -54,17 +53,6 @@ export function toolInput(op: ToolOperation): z.ZodObject {
   return z.object(Object.assign({}, ...parts, body));
 }
 
-/** Validates with a REST schema, failing exactly as the REST route does. */
-function parseWith<S extends z.ZodType>(schema: S, value: unknown, code: "INVALID_BODY" | "INVALID_QUERY"): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw validationError(code, parsed.error);
-  return parsed.data;
-}
-
-/** Arguments for a REST query schema, which reads strings as a query string has them. */
-const asQuery = (args: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(args).map(([name, value]) => [name, typeof value === "number" || typeof value === "boolean" ? String(value) : value]));
-
 /**
  * A call's arguments as the operation's input, parsed as REST parses a
  * request, in the same order and with the same failures: the ids, the query,
@@ -75,17 +63,17 @@ export function toolArguments(op: ToolOperation, given: Record<string, unknown>)
   const idNames = Object.keys(op.ids ?? {});
   const queryNames = Object.keys(op.query?.shape ?? {});
   const conditionNames = op.condition ? ["ifVersion", "etag"] : [];
-  const pick = (names: string[]) => Object.fromEntries(Object.entries(args).filter(([name]) => names.includes(name)));
-  const params = Object.fromEntries(Object.entries(op.ids ?? {}).map(([name, code]) => [name, parseId(typeof args[name] === "string" ? args[name] : "", code)]));
-  const query = op.query ? parseWith(op.query, asQuery(pick(queryNames)), "INVALID_QUERY") : undefined;
-  const rest = Object.fromEntries(Object.entries(args).filter(([name]) => ![...idNames, ...queryNames, ...conditionNames].includes(name)));
-  const body = op.body ? parseWith(op.body, rest, "INVALID_BODY") : undefined;
-  let ifVersion: number | undefined;
-  if (op.condition) {
-    const { ifVersion: version, etag } = parseWith(ZConditionSchema, { ifVersion: args.ifVersion, etag: args.etag }, "INVALID_BODY");
-    ifVersion = etag === undefined ? version : versionFromIfMatch(etag);
-  }
-  return { params, query, body, ifVersion };
+  const pick = (keep: (name: string) => boolean) => Object.fromEntries(Object.entries(args).filter(([name]) => keep(name)));
+  return parseOperationInput(op, {
+    ids: args,
+    query: pick((name) => queryNames.includes(name)),
+    // The remaining arguments.
+    body: pick((name) => ![...idNames, ...queryNames, ...conditionNames].includes(name)),
+    condition: () => {
+      const { ifVersion, etag } = parseWith(ZConditionSchema, { ifVersion: args.ifVersion, etag: args.etag }, "INVALID_BODY");
+      return etag === undefined ? ifVersion : versionFromIfMatch(etag);
+    },
+  });
 }
 
 /**

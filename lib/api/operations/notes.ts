@@ -23,10 +23,18 @@ import {
   ZUpdateNoteSchema,
   queryBoolean,
   type TNote,
+  type TNoteBlocksResponse,
 } from "@/lib/notes/schemas";
 import { getNoteVersion } from "@/lib/notes/version";
 
 const NOTE_ID = { id: "INVALID_NOTE_ID" } as const;
+
+/** A note as getNote reads it: unchanged since the caller's copy (If-None-Match), its blocks' outline, its Markdown, or its JSON (as the database wrote it). */
+type NoteRead =
+  | { unchanged: true; version: number }
+  | { outline: TNoteBlocksResponse; version: number }
+  | Awaited<ReturnType<typeof getNoteMarkdownOrThrow>>
+  | { noteJson: string; version: number };
 
 /** A written note as REST answers it: `{ note }` with its version as the ETag (an MCP result gives both). */
 export const noteAnswer =
@@ -158,33 +166,36 @@ export const getNoteOperation = defineOperation({
     describe: { format: FORMAT_ARGUMENT },
     defaults: { format: "markdown" },
   },
-  run: async ({ userId, db, req }, { params: { id }, query: { format } }): Promise<Answer> => {
+  run: async ({ userId, db, req }, { params: { id }, query: { format } }): Promise<NoteRead> => {
     if (req?.headers.has("if-none-match")) {
       // The version alone decides: a caller whose copy is current gets 304 without the note being read.
       const current = await getNoteVersion(db, { id, userId });
       if (!current) throw noteNotFound();
-      const etag = noteEtag(current.version);
-      if (matchesIfNoneMatch(req, etag)) return { status: 304, headers: { ETag: etag, Vary: "Accept" } };
+      if (matchesIfNoneMatch(req, noteEtag(current.version))) return { unchanged: true, version: current.version };
     }
     if (format === "blocks") {
       const { body, version } = await getNoteBlocksOrThrow(db, { id, userId });
-      return { status: 200, body, headers: { ETag: noteEtag(version) } };
+      return { outline: body, version };
     }
     // Without a format, REST asks Accept; the rest read JSON.
     const markdown = format ? format === "markdown" : !!req && preferredMediaType(req.headers.get("accept"), ["application/json", "text/markdown"]) === "text/markdown";
+    // Stored at write time: a read, not a conversion.
+    if (markdown) return getNoteMarkdownOrThrow(db, { id, userId });
+    return getNoteJsonOrThrow(db, { id, userId });
+  },
+  answer: (read): Answer => {
+    const etag = noteEtag(read.version);
     // The representation depends on Accept, so caches must key on it.
     const vary = { Vary: "Accept" };
-    if (markdown) {
-      // Stored at write time: a read, not a conversion.
-      const { markdown, note, version } = await getNoteMarkdownOrThrow(db, { id, userId });
-      const etag = noteEtag(version);
+    if ("unchanged" in read) return { status: 304, headers: { ETag: etag, ...vary } };
+    if ("outline" in read) return { status: 200, body: read.outline, headers: { ETag: etag } };
+    if ("markdown" in read) {
+      const { note, version } = read;
       const facts = { id: note.id, title: note.title, pinned: note.pinned, version, etag, updatedAt: note.updatedAt, tags: note.tags };
-      return { status: 200, markdown, facts, headers: { ETag: etag, ...vary } };
+      return { status: 200, markdown: read.markdown, facts, headers: { ETag: etag, ...vary } };
     }
-    const { noteJson, version } = await getNoteJsonOrThrow(db, { id, userId });
-    return { status: 200, json: `{"note":${noteJson}}`, headers: { ETag: noteEtag(version), ...vary } };
+    return { status: 200, json: `{"note":${read.noteJson}}`, headers: { ETag: etag, ...vary } };
   },
-  answer: (answer) => answer,
 });
 
 export const updateNoteOperation = defineOperation({

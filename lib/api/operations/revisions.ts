@@ -50,16 +50,18 @@ export const getRevisionOperation = defineOperation({
     describe: { format: FORMAT_ARGUMENT },
     defaults: { format: "markdown" },
   },
-  run: async ({ userId, db, req }, { params, query: { format } }): Promise<Answer> => {
+  run: async ({ userId, db, req }, { params, query: { format } }) => {
     // Without a format, REST asks Accept; the rest read JSON.
     const markdown = format ? format === "markdown" : !!req && preferredMediaType(req.headers.get("accept"), ["application/json", "text/markdown"]) === "text/markdown";
     const { revision } = await getRevisionOrThrow(db, { noteId: params.id, revisionId: params.revisionId, userId });
-    const vary = { Vary: "Accept" };
-    if (!markdown) return { status: 200, body: { revision }, headers: vary };
-    const { content: _content, contentText: _text, ...facts } = revision;
-    return { status: 200, markdown: await revisionMarkdown(revision), facts, headers: vary };
+    return { revision, ...(markdown ? { markdown: await revisionMarkdown(revision) } : {}) };
   },
-  answer: (answer) => answer,
+  answer: ({ revision, markdown }): Answer => {
+    const vary = { Vary: "Accept" };
+    if (markdown === undefined) return { status: 200, body: { revision }, headers: vary };
+    const { content: _content, contentText: _text, ...facts } = revision;
+    return { status: 200, markdown, facts, headers: vary };
+  },
 });
 
 export const restoreRevisionOperation = defineOperation({
