@@ -31,6 +31,7 @@ export async function runAction<O, F>(
   call: ActionCall,
   words: { signedOut: F; fail(err: unknown): F; /** A call the operation refuses before running (a malformed id, say); `fail` when absent. */ invalid?(err: unknown): F },
 ): Promise<{ ok: true; data: O; caller: Caller } | F> {
+  if (!op.callers.includes("session")) throw new Error("A server action may only run an operation open to the browser's session");
   const user = await getCurrentUser();
   if (!user) return words.signedOut;
   let input: OperationInput;

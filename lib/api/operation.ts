@@ -106,8 +106,12 @@ export type McpTool = {
   defaults?: Record<string, unknown>;
 };
 
+/** Who may call an operation: an agent with a session token (REST, MCP), the person signed in to the browser (server actions). */
+export type CallerKind = "token" | "session";
+
 /** An operation apart from its HTTP route: what every surface (REST, MCP, server actions) is generated from. */
 export type OperationCore = {
+  callers: readonly CallerKind[];
   /** Each id it acts on, with the 400 for a value that is no id. */
   ids?: Record<string, InvalidIdCode>;
   query?: z.ZodObject;
@@ -118,7 +122,7 @@ export type OperationCore = {
   mcp?: McpTool;
   run(caller: Caller, input: OperationInput): Promise<unknown>;
   /** The data as an answer (REST's status, body and headers); a Response where only HTTP can say it (bytes, a 304). */
-  answer(data: unknown, req?: Request): Answer | Response;
+  answer(data: unknown): Answer | Response;
 };
 
 type RouteHandler = (req: Request, ctx: RouteContext<Record<string, string>>) => Promise<Response>;
@@ -126,12 +130,14 @@ type RouteHandler = (req: Request, ctx: RouteContext<Record<string, string>>) =>
 /** One endpoint: what the document and the index say of it, the operation, and the route handler derived from both. */
 export type Operation = ApiRoute & OperationCore & { handle: RouteHandler };
 
-/** An operation no HTTP route offers (an MCP tool's own), declared so in lib/mcp/tools.ts's table. */
+/** An operation no HTTP route offers (an MCP tool's own), declared so in the tool table (lib/api/operations/tools.ts). */
 export type McpOnlyOperation = OperationCore & { mcp: McpTool; mcpOnly: true };
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 type CoreDefinition<Q extends z.ZodObject | undefined, B extends z.ZodType | undefined, K extends string, O> = {
+  /** Who may call it; a token only by default. */
+  callers?: readonly CallerKind[];
   query?: Q;
   body?: B;
   /** Each id, with the 400 for a value that is no id. */
@@ -151,14 +157,14 @@ type CoreDefinition<Q extends z.ZodObject | undefined, B extends z.ZodType | und
     write(tx: Transaction, caller: Caller, input: OperationInput<Parsed<Q>, Parsed<B>, K>): Promise<O>;
   };
   /** The data as an answer; by default, JSON with the operation's one success status (none for a 204). */
-  answer?(data: O, req?: Request): Answer | Response;
+  answer?(data: O): Answer | Response;
 };
 
 type OperationDefinition<Q extends z.ZodObject | undefined, B extends z.ZodType | undefined, K extends string, O> = Omit<ApiRoute, "query" | "body" | "public"> &
   CoreDefinition<Q, B, K, O> & {
     /** The body is the handler's to read (the MCP transport answers its own JSON-RPC errors); `body` only describes it. */
     bodyReadByRun?: boolean;
-    /** Also the browser's session (see WithAuthOptions): who may call it is a token, or also the person signed in. */
+    /** The route also takes the browser's session cookie, for what a page reaches directly (an image, the open editor's check); see WithAuthOptions. */
     browserSession?: boolean;
   };
 
@@ -184,6 +190,7 @@ function coreOf<Q extends z.ZodObject | undefined, B extends z.ZodType | undefin
       : undefined);
   if (!run) throw new Error("An operation needs run or create");
   return {
+    callers: definition.callers ?? ["token"],
     ids,
     query,
     body,
@@ -222,7 +229,7 @@ export function parseOperationInput(
 }
 
 /** An answer as the HTTP response REST sends. */
-export function toResponse(answer: Answer | Response): Response {
+function toResponse(answer: Answer | Response): Response {
   if (answer instanceof Response) return answer;
   const { status, body, json, markdown, headers } = answer;
   if (markdown !== undefined) return markdownResponse(markdown, { status, headers });
@@ -255,7 +262,7 @@ export function defineOperation<Q extends z.ZodObject | undefined = undefined, B
       const caller = agentCaller("api", user, db, req);
       const input: OperationInput = { params: checked, query, body, ifVersion };
       if (create) return idempotentCreate(create as unknown as AnyCreate, core, caller, input, idempotencyKey);
-      return toResponse(core.answer(await core.run(caller, input), req));
+      return toResponse(core.answer(await core.run(caller, input)));
     },
     { browserSession, bearer: route.mcpTransport, checkOrigin: route.mcpTransport },
   );
@@ -280,7 +287,7 @@ async function idempotentCreate(
     request: input.body,
     author: caller.author,
     perform: async (tx) => {
-      const answer = core.answer(await create.write(tx, caller, prepared), caller.req);
+      const answer = core.answer(await create.write(tx, caller, prepared));
       if (answer instanceof Response || answer.body === undefined) throw new Error(`${create.scope}: a create answers a JSON body`);
       return { status: answer.status, body: answer.body, headers: answer.headers };
     },
@@ -314,7 +321,7 @@ export function definePublicOperation(definition: Omit<ApiRoute, "public" | "que
   const refuse = async (): Promise<never> => {
     throw new Error(`${route.path} answers HTTP only`);
   };
-  return { ...route, public: true, handle, run: refuse, answer: (data) => data as Response };
+  return { ...route, public: true, callers: [], handle, run: refuse, answer: (data) => data as Response };
 }
 
 // The order Allow headers name methods in.

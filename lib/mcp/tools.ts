@@ -58,7 +58,7 @@ export function toolInput(op: ToolOperation): z.ZodObject {
  * request, in the same order and with the same failures: the ids, the query,
  * the body (the remaining arguments), then the condition.
  */
-export function toolArguments(op: ToolOperation, given: Record<string, unknown>): OperationInput {
+function toolArguments(op: ToolOperation, given: Record<string, unknown>): OperationInput {
   const args = { ...op.mcp.defaults, ...given };
   const idNames = Object.keys(op.ids ?? {});
   const queryNames = Object.keys(op.query?.shape ?? {});
@@ -82,7 +82,7 @@ export function toolArguments(op: ToolOperation, given: Record<string, unknown>)
  * facts; and where REST answers 204, no body, the operation's data (which note
  * or tag went).
  */
-export function toolOutput(op: ToolOperation, data: unknown): ToolOutput {
+function toolOutput(op: ToolOperation, data: unknown): ToolOutput {
   const answer = op.answer(data) as Answer | Response;
   if (answer instanceof Response) throw new Error(`${op.mcp.tool}: an answer only HTTP can give`);
   const etag = answer.headers?.ETag;

@@ -138,6 +138,7 @@ export const getNoteOperation = defineOperation({
   method: "GET",
   path: NOTE_PATH,
   operationId: "getNote",
+  callers: ["token", "session"],
   description:
     "Fetch one note, as JSON, as Markdown (Accept: text/markdown or ?format=markdown) or as the outline of its blocks with their ids (?format=blocks), with its version as the ETag (every change to what this answers makes a new version, a rename or deletion of one of its tags included). With If-None-Match set to the ETag you hold, an unchanged note answers 304 with no body: a cheap way to ask whether it changed.",
   ids: NOTE_ID,
@@ -277,6 +278,7 @@ export const deleteNoteOperation = defineOperation({
   method: "DELETE",
   path: NOTE_PATH,
   operationId: "deleteNote",
+  callers: ["token", "session"],
   description:
     "Delete a note: it leaves every list, search and total at once and waits in the trash for the retention period (30 days by default), restorable with the same id. With If-Match, only if the note is still at that version.",
   ids: NOTE_ID,

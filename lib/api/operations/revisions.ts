@@ -14,6 +14,7 @@ export const listRevisionsOperation = defineOperation({
   method: "GET",
   path: "/api/notes/{id}/revisions",
   operationId: "listRevisions",
+  callers: ["token", "session"],
   description:
     "A note's history, newest first (the first is the note as it is now): every write that made a new version, with who made it — an agent through the REST API (api) or MCP (mcp), the person in the browser (browser), or an operator's script (system). A restore, an agent's write and a person's save are each a revision of their own; only a person's consecutive browser saves in one editor session (one visit to the note in one tab), with no restore or other writer between, join one revision, while each comes less than 2 minutes after the one before and less than 5 minutes after the first. So a new version begins after a 2-minute pause, when the person comes back to the note, after 5 minutes of editing, and after another writer or a restore; every state that stood for 2 minutes, and every state just before another author's write or a restore, is kept. Page with cursor.",
   ids: { id: "INVALID_NOTE_ID" },
@@ -33,6 +34,7 @@ export const getRevisionOperation = defineOperation({
   method: "GET",
   path: "/api/notes/{id}/revisions/{revisionId}",
   operationId: "getRevision",
+  callers: ["token", "session"],
   description:
     "The note as it was at one revision: title, content (block ids included), contentText, tags and pin, exactly as stored at that version whichever of them the write changed; as Markdown with Accept: text/markdown or ?format=markdown.",
   ids: REVISION_IDS,
@@ -68,6 +70,7 @@ export const restoreRevisionOperation = defineOperation({
   method: "POST",
   path: "/api/notes/{id}/revisions/{revisionId}/restore",
   operationId: "restoreRevision",
+  callers: ["token", "session"],
   description:
     "Put the note back as it was at a revision: its title, content, contentText, pin and the tags it had that still exist. The restore is always a revision of its own, marked with restoredFrom (earlier ones stay, and no later save is folded into it), so restoring the revision before it undoes it. With If-Match, only if the note is still at that version.",
   ids: REVISION_IDS,

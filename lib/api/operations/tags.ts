@@ -23,6 +23,7 @@ export const createTagOperation = defineOperation({
   method: "POST",
   path: "/api/tags",
   operationId: "createTag",
+  callers: ["token", "session"],
   description: "Create a tag; names are unique per user, case-insensitively. An Idempotency-Key makes retries safe.",
   body: ZCreateTagSchema,
   headers: ["Idempotency-Key"],
@@ -46,6 +47,7 @@ export const renameTagOperation = defineOperation({
   method: "PATCH",
   path: "/api/tags/{id}",
   operationId: "renameTag",
+  callers: ["token", "session"],
   description:
     "Rename a tag; the same rules as a create, so a name you already have (in any case) is a 409. Notes keep the tag; each note carrying it gets a new version (its ETag changes, so If-Match with the ETag from before is a 412) and is listed as updated in the change feed.",
   ids: { id: "INVALID_TAG_ID" },
@@ -63,6 +65,7 @@ export const deleteTagOperation = defineOperation({
   method: "DELETE",
   path: "/api/tags/{id}",
   operationId: "deleteTag",
+  callers: ["token", "session"],
   description:
     "Delete a tag and remove it from your notes; each note that carried it gets a new version (its ETag changes, so If-Match with the ETag from before is a 412) and is listed as updated in the change feed.",
   ids: { id: "INVALID_TAG_ID" },

@@ -26,6 +26,7 @@ export const emptyTrashOperation = defineOperation({
   method: "DELETE",
   path: "/api/trash",
   operationId: "emptyTrash",
+  callers: ["token", "session"],
   description: "Empty the trash: every deleted note is gone for good.",
   responses: { 204: null },
   run: ({ userId, db }) => emptyTrash(db, { userId }),
@@ -35,6 +36,7 @@ export const restoreNoteOperation = defineOperation({
   method: "POST",
   path: "/api/trash/{id}/restore",
   operationId: "restoreNote",
+  callers: ["token", "session"],
   description: "Restore a deleted note with the same id, content and version, and the tags it had that still exist.",
   ids: { id: "INVALID_NOTE_ID" },
   responses: {
@@ -55,6 +57,7 @@ export const deleteNoteForeverOperation = defineOperation({
   method: "DELETE",
   path: "/api/trash/{id}",
   operationId: "deleteNoteForever",
+  callers: ["token", "session"],
   description: "Remove one deleted note from the trash for good.",
   ids: { id: "INVALID_NOTE_ID" },
   responses: { 204: null, 404: null },
