@@ -107,7 +107,7 @@ export type McpTool = {
 };
 
 /** Who may call an operation: an agent with a session token (REST, MCP), the person signed in to the browser (server actions). */
-export type CallerKind = "token" | "session";
+type CallerKind = "token" | "session";
 
 /** An operation apart from its HTTP route: what every surface (REST, MCP, server actions) is generated from. */
 export type OperationCore = {
@@ -345,6 +345,6 @@ export function routeHandlers(...operations: Operation[]): Record<(typeof METHOD
 }
 
 /** The caller of a REST or MCP call: the token's user, as an agent. */
-export function agentCaller(kind: "api" | "mcp", user: AuthContext, db: Db, req?: Request): Caller {
+function agentCaller(kind: "api" | "mcp", user: AuthContext, db: Db, req?: Request): Caller {
   return { userId: user.userId, email: user.email, db, author: agentAuthor(kind, user), ...(req ? { req } : {}) };
 }
