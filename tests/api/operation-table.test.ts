@@ -2,6 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { API_ROUTES } from "@/lib/api/routes";
+import { runAction } from "@/lib/actions/run-action";
+import { deleteTagOperation, listTagsOperation } from "@/lib/api/operations/tags";
 import { MCP_TOOLS } from "@/lib/api/operations/tools";
 import { useMcpClients } from "@/tests/helpers/mcp-client";
 import { useApiStack } from "@/tests/helpers/notes-app";
@@ -57,6 +59,16 @@ describe("the operation table (lib/api/routes.ts)", () => {
     // The MCP endpoint's own description names the same tools.
     const mcp = API_ROUTES.find((op) => op.path.endsWith("/mcp"))!;
     expect(mcp.description.match(/tools (.*)\.$/)![1]!.split(", ")).toEqual(names);
+    // And docs/api.md's table of tools, in the same order.
+    const docs = fs.readFileSync(path.join(ROOT, "docs", "api.md"), "utf8").split("\n### MCP\n")[1]!.split("\n### ")[0]!;
+    expect([...docs.matchAll(/^\| `([a-z_]+)` \|/gm)].map((match) => match[1])).toEqual(names);
+  });
+
+  it("a server action runs only an operation whose definition opens it to the browser's session", async () => {
+    const words = { signedOut: "signed out", fail: () => "failed" };
+    expect(listTagsOperation.callers).toEqual(["token"]);
+    await expect(runAction(listTagsOperation, {}, words)).rejects.toThrow("A server action may only run an operation open to the browser's session");
+    expect(deleteTagOperation.callers).toContain("session");
   });
 });
 
