@@ -561,7 +561,7 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
     it("refuses a request addressed to another host than APP_URL's, with or without an Origin", async () => {
       const before = stack.identity.calls;
       const token = stack.freshUser().token();
-      for (const headers of [{ host: "evil.example.com" }, { host: "evil.example.com", origin: "http://evil.example.com" }]) {
+      for (const headers of [{ host: "evil.example.com" }, { host: "evil.example.com", origin: "http://evil.example.com" }] as Record<string, string>[]) {
         const res = await stack.api("/api/mcp", { method: "POST", token, json: initialize, headers: { ...accept, ...headers } });
         expect(res.status).toBe(403);
         expect(res.body).toEqual({ error: "Cross-origin request refused" });
