@@ -10,7 +10,7 @@ import { buildProductionApp } from "@/scripts/lib/build-app";
  * build:serverless` each reuse it while the sources it was built from are
  * unchanged, and write nothing into it. The tests build the same.
  */
-export const RELEASE_DIST = ".next";
+const RELEASE_DIST = ".next";
 
 /** In the build's folder (which `next build` empties first): what it was built from. */
 const SOURCES_FILE = "release-sources.txt";
