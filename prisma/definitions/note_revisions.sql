@@ -40,7 +40,10 @@
 -- only for a new note, a content that is not a list of blocks and changed,
 -- a chain note_revision_max_depth() long, or a change that keeps nothing.
 -- Who writes comes from the transaction's notes.author setting
--- (lib/db/author.ts).
+-- (lib/db/author.ts). A write that knows what it kept of the blocks and of
+-- the text (a targeted edit) says so in the notes.change setting
+-- (lib/revisions/known-change.ts), and those counts are taken instead of
+-- comparing the whole bodies; counts that cannot be true are ignored.
 
 -- How long a person may pause between saves that still join one revision:
 -- saves come 0.7 s after typing stops, and a pause of two minutes is the
@@ -112,6 +115,7 @@ DECLARE
   middle jsonb;
   text_head integer;
   text_tail integer;
+  known jsonb := nullif(current_setting('notes.change', true), '')::jsonb;
 BEGIN
   SELECT coalesce(array_agg(nt.tag_id ORDER BY nt.tag_id), '{}') INTO tags FROM note_tags nt WHERE nt.note_id = NEW.id;
   SELECT * INTO latest FROM note_revisions r WHERE r.note_id = NEW.id ORDER BY r.version DESC LIMIT 1 FOR UPDATE;
@@ -131,6 +135,10 @@ BEGIN
     open_to_fold := latest.author_kind = 'browser' AND latest.restored_from IS NULL AND latest.author_session IS NOT NULL
       AND latest.updated_at > now() - note_revision_pause() AND latest.created_at > now() - note_revision_fold_window();
     same_content := NEW.content = OLD.content;
+    -- What the write says it kept (lib/revisions/known-change.ts), if it speaks of this write.
+    IF known IS NOT NULL AND ((known->>'noteId')::uuid IS DISTINCT FROM NEW.id OR (known->>'version')::integer IS DISTINCT FROM OLD.version) THEN
+      known := NULL;
+    END IF;
     -- Nothing a revision shows changed (a tag renamed, a PATCH of the same values): the newest
     -- revision stands for this version too, unless it is open to a fold by someone else's write.
     IF restoring IS NULL AND (same_writer OR NOT open_to_fold)
@@ -146,22 +154,27 @@ BEGIN
     ELSIF jsonb_typeof(OLD.content) = 'array' AND jsonb_typeof(NEW.content) = 'array' THEN
       n_old := jsonb_array_length(OLD.content);
       n_new := jsonb_array_length(NEW.content);
-      -- Equal leading blocks, then equal trailing blocks of what is left (each array read once).
-      SELECT coalesce(min(a.i) - 1, least(n_old, n_new)) INTO head
-      FROM jsonb_array_elements(OLD.content) WITH ORDINALITY a(e, i)
-      JOIN jsonb_array_elements(NEW.content) WITH ORDINALITY b(e, i) ON a.i = b.i
-      WHERE a.e <> b.e;
-      SELECT coalesce(min(n_old - a.i), least(n_old, n_new) - head) INTO tail
-      FROM jsonb_array_elements(OLD.content) WITH ORDINALITY a(e, i)
-      JOIN jsonb_array_elements(NEW.content) WITH ORDINALITY b(e, i) ON n_old - a.i = n_new - b.i
-      WHERE a.i > head AND b.i > head AND a.e <> b.e;
+      head := (known->>'keepHead')::integer;
+      tail := (known->>'keepTail')::integer;
+      IF head IS NULL OR tail IS NULL OR head < 0 OR tail < 0 OR head + tail > least(n_old, n_new) THEN
+        -- Equal leading blocks, then equal trailing blocks of what is left (each array read once).
+        SELECT coalesce(min(a.i) - 1, least(n_old, n_new)) INTO head
+        FROM jsonb_array_elements(OLD.content) WITH ORDINALITY a(e, i)
+        JOIN jsonb_array_elements(NEW.content) WITH ORDINALITY b(e, i) ON a.i = b.i
+        WHERE a.e <> b.e;
+        SELECT coalesce(min(n_old - a.i), least(n_old, n_new) - head) INTO tail
+        FROM jsonb_array_elements(OLD.content) WITH ORDINALITY a(e, i)
+        JOIN jsonb_array_elements(NEW.content) WITH ORDINALITY b(e, i) ON n_old - a.i = n_new - b.i
+        WHERE a.i > head AND b.i > head AND a.e <> b.e;
+      END IF;
       IF fold AND NOT latest.keyframe AND latest.blocks IS NOT NULL THEN
         -- Still relative to the revision before the one folded into: what both kept.
         head := least(head, latest.keep_head);
         tail := least(tail, latest.keep_tail);
       END IF;
-      SELECT coalesce(jsonb_agg(b.e ORDER BY b.i), '[]') INTO middle
-      FROM jsonb_array_elements(NEW.content) WITH ORDINALITY b(e, i) WHERE b.i > head AND b.i <= n_new - tail;
+      -- The blocks between (read by position, not by unpacking the whole array).
+      middle := CASE WHEN head >= n_new - tail THEN '[]'::jsonb
+        ELSE jsonb_path_query_array(NEW.content, format('$[%s to %s]', head, n_new - tail - 1)::jsonpath) END;
     ELSE
       -- A content that is not a list of blocks changed: only a keyframe holds it.
       head := NULL;
@@ -175,8 +188,13 @@ BEGIN
     IF latest.content_text IS NULL THEN
       text_head := 0; text_tail := 0;
     ELSE
-      text_head := note_revision_common_head(OLD.content_text, NEW.content_text);
-      text_tail := note_revision_common_tail(OLD.content_text, NEW.content_text, least(length(OLD.content_text), length(NEW.content_text)) - text_head);
+      text_head := (known->>'textKeepHead')::integer;
+      text_tail := (known->>'textKeepTail')::integer;
+      IF text_head IS NULL OR text_tail IS NULL OR text_head < 0 OR text_tail < 0
+         OR text_head + text_tail > least(length(OLD.content_text), length(NEW.content_text)) THEN
+        text_head := note_revision_common_head(OLD.content_text, NEW.content_text);
+        text_tail := note_revision_common_tail(OLD.content_text, NEW.content_text, least(length(OLD.content_text), length(NEW.content_text)) - text_head);
+      END IF;
       IF fold AND NOT latest.keyframe THEN
         text_head := least(text_head, coalesce(latest.text_keep_head, 0));
         text_tail := least(text_tail, coalesce(latest.text_keep_tail, 0));
