@@ -110,7 +110,16 @@ export async function editNote(db: Db, { id, userId, operations, ifVersion, auth
       }
       const derivedMarkdown = contentChanged ? null : undefined;
       // Blocks that changed are a new version: no need to compare the whole note with what is stored first.
-      return writeNoteUpdate(tx, { id, userId, input: { ...change, derivedMarkdown }, ifVersion: version, evenIfUnchanged: kept !== undefined && !kept.same });
+      const changed = kept !== undefined && !kept.same;
+      return writeNoteUpdate(tx, {
+        id,
+        userId,
+        input: { ...change, derivedMarkdown },
+        ifVersion: version,
+        evenIfUnchanged: changed,
+        // Only the changed blocks go to the database; the row, locked at the version they were read at, has the rest.
+        ...(changed ? { keptBlocks: { head: kept.head, tail: kept.tail, storedLength: (current.content as unknown[]).length } } : {}),
+      });
     },
     // The account's write lock first: the change is numbered in its feed under it.
     { lockUserId: userId, author },
