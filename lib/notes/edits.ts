@@ -117,7 +117,7 @@ export async function editNote(db: Db, { id, userId, operations, ifVersion, auth
         input: { ...change, derivedMarkdown },
         ifVersion: version,
         evenIfUnchanged: changed,
-        // Only the changed blocks go to the database; the row, locked at the version they were read at, has the rest.
+        // A changed block goes to the database alone; the row, locked at the version it was read at, has the rest.
         ...(changed ? { keptBlocks: { head: kept.head, tail: kept.tail, storedLength: (current.content as unknown[]).length } } : {}),
       });
     },
