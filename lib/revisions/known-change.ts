@@ -20,7 +20,7 @@ export type KnownChange = {
   textKeepTail: number;
 };
 
-export const CHANGE_SETTING = "notes.change";
+const CHANGE_SETTING = "notes.change";
 
 /**
  * The blocks `after` kept from `before`, from the start and, of what is left,
