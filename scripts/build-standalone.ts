@@ -6,35 +6,35 @@
 // The Dockerfile copies exactly this folder; tests/e2e/deploy.test.ts runs it.
 import fs from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { build } from "esbuild";
-import { buildProductionApp, bundleConversionWorker } from "@/scripts/lib/build-app";
+import { bundleConversionWorker } from "@/scripts/lib/build-app";
 import { assertNoLocalData } from "@/scripts/lib/build-contents";
+import { ensureReleaseBuild } from "@/scripts/lib/release-build";
 
 /** Packages that read their own .wasm/.data files next to their code: copied, not bundled. */
 const UNBUNDLED = ["@electric-sql/pglite", "@prisma/schema-engine-wasm"];
 
-/** The tests' own build, made with standalone output (tests/helpers/global-setup.ts). */
-export const TEST_STANDALONE_DIST = ".next";
+/** Where the container's folder is made: what the Dockerfile copies. */
+export const CONTAINER_DIR = "dist/container";
 
-export function standaloneDir(distDir: string): string {
-  return path.join(distDir, "standalone");
-}
-
-export async function buildStandalone(options: { root: string; distDir: string; skipNextBuild?: boolean; log?: (line: string) => void }): Promise<string> {
+/**
+ * The container's folder, made in `outDir` from a build with standalone
+ * output in `distDir` (left as it is): Next's standalone server, copied, with
+ * what it needs beside it.
+ */
+export async function buildStandalone(options: { root: string; distDir: string; outDir?: string; log?: (line: string) => void }): Promise<string> {
   const { root, distDir } = options;
   const log = options.log ?? (() => undefined);
   const dist = path.resolve(root, distDir);
-  const out = standaloneDir(dist);
-  if (!(options.skipNextBuild && fs.existsSync(path.join(out, "server.js")))) {
-    log(`next build (standalone) into ${distDir}`);
-    await buildProductionApp({ root, distDir, env: { NEXT_OUTPUT: "standalone" } });
-  }
+  const out = path.resolve(root, options.outDir ?? CONTAINER_DIR);
+  if (!fs.existsSync(path.join(dist, "standalone", "server.js"))) throw new Error(`${distDir} holds no standalone build`);
+  log(`copying the standalone server into ${path.relative(root, out)}`);
+  fs.rmSync(out, { recursive: true, force: true });
+  fs.cpSync(path.join(dist, "standalone"), out, { recursive: true, verbatimSymlinks: true });
 
   // Static assets are served by server.js from the dist folder beside it.
   fs.cpSync(path.join(dist, "static"), path.join(out, path.basename(distDir), "static"), { recursive: true });
   if (fs.existsSync(path.join(root, "public"))) fs.cpSync(path.join(root, "public"), path.join(out, "public"), { recursive: true });
-  fs.rmSync(path.join(out, "prisma"), { recursive: true, force: true });
   fs.cpSync(path.join(root, "prisma"), path.join(out, "prisma"), { recursive: true, filter: (file) => !file.endsWith(".ts") });
 
   for (const name of UNBUNDLED) {
@@ -98,12 +98,15 @@ export async function bundleWorkerInto(root: string, out: string, log: (line: st
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { "dist-dir": { type: "string", default: process.env.NEXT_DIST_DIR || ".next" }, "skip-next-build": { type: "boolean", default: false } } });
-  buildStandalone({ root: process.cwd(), distDir: values["dist-dir"], skipNextBuild: values["skip-next-build"], log: (line) => process.stdout.write(`[build] ${line}\n`) }).then(
-    (out) => process.stdout.write(`[build] ${out}: run \`node migrate.mjs\` once per release, then \`node server.js\`\n`),
-    (error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-      process.exit(1);
-    },
-  );
+  const root = process.cwd();
+  const log = (line: string) => process.stdout.write(`[build] ${line}\n`);
+  ensureReleaseBuild(root, log)
+    .then((distDir) => buildStandalone({ root, distDir, log }))
+    .then(
+      (out) => process.stdout.write(`[build] ${path.relative(root, out)}: run \`node migrate.mjs\` once per release, then \`node server.js\`\n`),
+      (error: unknown) => {
+        process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+        process.exit(1);
+      },
+    );
 }

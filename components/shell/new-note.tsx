@@ -17,6 +17,8 @@ type Draft = {
   id: string;
   /** Where New note was pressed: going anywhere but the new note from there leaves the draft. */
   from: string;
+  /** Whether the address has shown the new note's page yet: Back from there to `from` leaves the draft too. */
+  reached: boolean;
 };
 
 type NewNoteContext = {
@@ -96,7 +98,7 @@ export function NewNoteProvider({ children }: { children: ReactNode }) {
     if (store.get()) return;
     const id = randomUuids(1)[0]!;
     // Shown and focused before this event ends, so the very next key lands in the title.
-    flushSync(() => store.set({ id, from: window.location.pathname }));
+    flushSync(() => store.set({ id, from: window.location.pathname, reached: false }));
     title.current?.focus();
     router.push(`/notes/${id}?${NEW_NOTE_PARAM}=1`);
   }, [router, store]);
@@ -117,7 +119,12 @@ export function NewNoteProvider({ children }: { children: ReactNode }) {
   // Left for another page (a link, Back) before the note's editor took over: what was typed becomes the note.
   useEffect(() => {
     const current = store.get();
-    if (!current || pathname === current.from || pathname === `/notes/${current.id}`) return;
+    if (!current) return;
+    if (pathname === `/notes/${current.id}`) {
+      current.reached = true;
+      return;
+    }
+    if (pathname === current.from && !current.reached) return;
     const text = typed();
     store.set(null);
     if (!text.title.trim() && !text.body.trim()) return;

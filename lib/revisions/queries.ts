@@ -123,7 +123,7 @@ type ContentState = { content: unknown; contentText: string };
  * change's text between). At most note_revision_max_depth() changes follow a
  * keyframe. A revision recorded before text was kept beside blocks has none:
  * its text is derived from its blocks, and no later change builds on it (see
- * the revisions_keep_every_version migration).
+ * the revision policy, prisma/definitions/note_revisions.sql).
  */
 async function statesBetween(db: Db, { noteId, from, to }: { noteId: string; from: number; to: number }): Promise<Map<number, ContentState>> {
   const chain = await db.$queryRaw<ChainRow[]>`

@@ -13,6 +13,10 @@ import { PGBOUNCER_BIN, startPgbouncer } from "@/tests/helpers/pgbouncer";
 import { findSystemBinary, requireSystemBinary } from "@/tests/helpers/system";
 import { run } from "@/tests/identity/helpers";
 import { interruptGroup, killDevRuns, killGroup, makeDevStackDir, ROOT, spawnNpmRunDev, type DevProcess } from "./helpers";
+import { awaitBuild } from "@/tests/helpers/build-status";
+
+// The serverless function and the container's folder are made after the app's build (tests/helpers/build-for-tests.ts).
+await awaitBuild("deployments");
 
 // The shell blocks of the README and of the docs it leads to (DEV_DOCS),
 // pasted in order into one shell against a fresh `npm run dev`, as a newcomer
@@ -23,7 +27,7 @@ import { interruptGroup, killDevRuns, killGroup, makeDevStackDir, ROOT, spawnNpm
 // checks the block's output under. A block without one fails the test, so a
 // new block is run or skipped on purpose.
 
-const START_TIMEOUT_MS = 90_000;
+const START_TIMEOUT_MS = 180_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 type Block = { name: string; code: string; line: number; file: string };

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { exited } from "@/scripts/lib/processes";
-import { BUILD_STATUS_ENV, writeBuildStatus } from "./build-status";
+import { BUILD_STATUS_ENV, buildStatusFile, writeBuildStatus } from "./build-status";
 import { testEnv } from "./env";
 import { chromiumExecutable } from "./system";
 
@@ -28,7 +28,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   const statusFile = path.join(dir, "status.json");
   process.env[BUILD_STATUS_ENV] = statusFile;
   if (testEnv.TEST_SKIP_BUILD) {
-    writeBuildStatus(statusFile, { ok: true });
+    for (const part of ["app", "deployments"] as const) writeBuildStatus(buildStatusFile(part, statusFile), { ok: true });
     return async () => fs.rmSync(dir, { recursive: true, force: true });
   }
   const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "tests/helpers/build-for-tests.ts")], {
@@ -39,7 +39,10 @@ export default async function setup(): Promise<() => Promise<void>> {
   });
   const ended = exited(child).then((code) => {
     // A build that died without saying how: its output is above.
-    if (!fs.existsSync(statusFile)) writeBuildStatus(statusFile, { ok: false, error: `the build process ended with code ${code} (its output is above)` });
+    for (const part of ["app", "deployments"] as const) {
+      const file = buildStatusFile(part, statusFile);
+      if (!fs.existsSync(file)) writeBuildStatus(file, { ok: false, error: `the build process ended with code ${code} (its output is above)` });
+    }
   });
   return async () => {
     // A run that ends before its build did (a filtered or interrupted run) stops it.
