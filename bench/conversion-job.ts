@@ -6,7 +6,7 @@ import v8 from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 import { blocksToMarkdown, markdownToBlocks } from "../lib/body/markdown-blocks";
 import { markdownOverBlocks } from "../lib/body/keep-blocks";
-import { procCpuMs } from "../lib/linux-proc";
+import { procCpuMs } from "../lib/server/linux-proc";
 import { loadBaseline } from "./baseline/blocknote-conversions";
 
 /**

@@ -20,9 +20,9 @@ import { parseNoteEtag } from "@/lib/notes/etag";
 import { createNote, updateNote, type VersionedNote } from "@/lib/notes/mutations";
 import { NOTE_TITLE_MAX, ZListNotesQuerySchema, ZNoteSchema, ZUpdateNoteSchema, type TNote } from "@/lib/notes/schemas";
 import { listTagsWithNoteCounts, type TagWithCount } from "@/lib/tags/queries";
-import { listNoteRowGroups, type NoteRowGroups } from "@/lib/note-rows";
+import { listNoteRowGroups, type NoteRowGroups } from "@/lib/notes/rows";
 import { personAuthor } from "@/lib/db/author";
-import { toPlainJson, toStorableString } from "@/lib/storable-text";
+import { toPlainJson, toStorableString } from "@/lib/db/storable-text";
 import { listRevisionChanges, type RevisionChangeInfo } from "@/lib/revisions/queries";
 import type { TRevision, TRevisionList } from "@/lib/revisions/schemas";
 

@@ -9,7 +9,7 @@ import type { ConversionResult, ConversionTask } from "@/lib/body/conversions";
 import { bundledWorkerPath } from "@/lib/body/worker-file";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { procCpuMs } from "@/lib/linux-proc";
+import { procCpuMs } from "@/lib/server/linux-proc";
 import { log } from "@/lib/log";
 
 /**

@@ -22,7 +22,7 @@ import {
 } from "@/lib/notes/blocks";
 import { renderMarkdownAfterResponse } from "@/lib/notes/body";
 import type { RevisionAuthor } from "@/lib/db/author";
-import { declareKnownChange, keptBlocks, keptText } from "@/lib/revisions/known-change";
+import { declareKnownChange, keptBlocks, keptText } from "@/lib/notes/known-change";
 import { type ResolvedBody } from "@/lib/notes/body";
 import { lockNoteAtVersion, writeNoteUpdate, type VersionedNote } from "@/lib/notes/mutations";
 import type { TEditOperation, TUpdateNote } from "@/lib/notes/schemas";

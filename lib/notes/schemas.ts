@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CONTENT_LIMITS, contentLimitViolation } from "@/lib/body/content-limits";
-import { isStorableJson, storableText, toPlainJson, UNSTORABLE_MESSAGE } from "@/lib/storable-text";
+import { isStorableJson, storableText, toPlainJson, UNSTORABLE_MESSAGE } from "@/lib/db/storable-text";
 import { decodeCursor } from "@/lib/notes/cursor";
 import { ZTagSchema } from "@/lib/tags/schemas";
 

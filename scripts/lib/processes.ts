@@ -8,7 +8,7 @@ import path from "node:path";
 import readline from "node:readline";
 import type { Readable } from "node:stream";
 import { API_INDEX_PATH } from "@/lib/api-paths";
-import { processIds, procStatFields } from "@/lib/linux-proc";
+import { processIds, procStatFields } from "@/lib/server/linux-proc";
 import { SERVER_ENV, serverEntryArgs } from "./server-options";
 
 // Child processes for the dev script, the benchmark and the tests alike: one

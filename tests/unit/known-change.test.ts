@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { keptBlocks, keptText } from "@/lib/revisions/known-change";
+import { keptBlocks, keptText } from "@/lib/notes/known-change";
 
 // What PostgreSQL's note_revision_common_head/_tail compute: code points kept
 // from the start, then from the end of what is left.

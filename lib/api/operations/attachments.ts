@@ -7,7 +7,7 @@ import { ACCEPTED_TYPES, isImageType } from "@/lib/attachments/types";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { matchesIfNoneMatch } from "@/lib/http";
-import { BodyTooLargeError, readBodyBytes } from "@/lib/request-body";
+import { BodyTooLargeError, readBodyBytes } from "@/lib/server/request-body";
 
 export const uploadAttachmentOperation = defineOperation({
   method: "POST",
