@@ -28,7 +28,7 @@ WORKDIR /app
 # the memory it freed (scripts/lib/server-options.ts has the measurement).
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 PORT=3000 HOSTNAME=0.0.0.0 MALLOC_ARENA_MAX=1
 # The image's own unprivileged user (uid 1000); nothing in /app is writable but the build's cache folder.
-COPY --from=build --chown=root:root /app/.next/standalone ./
+COPY --from=build --chown=root:root /app/dist/container ./
 RUN mkdir -p .next/cache && chown node:node .next/cache
 USER node
 EXPOSE 3000

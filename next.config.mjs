@@ -26,6 +26,9 @@ const nextConfig = {
   // Node-only and needs no bundling either; piscina starts its workers from
   // its own files, which must stay where it is installed).
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/schema-engine-wasm", "nodemailer", "piscina"],
+  // The dev log is one line per request: no line per server action call
+  // (its arguments would show a note's text), and only the browser's errors.
+  logging: { serverFunctions: false, browserToTerminal: "error" },
   experimental: {
     serverActions: {
       // The editor saves a whole note body (BlockNote JSON) per save; see NOTE_CONTENT_MAX_BYTES.

@@ -6,7 +6,8 @@ import type { OpenNextConfig } from "@opennextjs/aws/types/open-next.js";
 const config = {
   default: {
     override: {
-      wrapper: "aws-lambda",
+      // OpenNext's AWS Lambda wrapper, with a log line per request.
+      wrapper: () => import("./lib/server/serverless-wrapper").then((module) => module.default),
       converter: "aws-apigw-v2",
       // Every page reads the signed-in account: nothing is cached between
       // requests, so no S3 cache, DynamoDB tag table or SQS revalidation queue.

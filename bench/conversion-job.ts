@@ -4,9 +4,9 @@
  */
 import v8 from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
-import { blocksToMarkdown, markdownToBlocks } from "../lib/editor/markdown-blocks";
-import { keepUnchangedBlocks } from "../lib/editor/markdown-merge";
-import { procCpuMs } from "../lib/linux-proc";
+import { blocksToMarkdown, markdownToBlocks } from "../lib/body/markdown-blocks";
+import { markdownOverBlocks } from "../lib/body/keep-blocks";
+import { procCpuMs } from "../lib/server/linux-proc";
 import { loadBaseline } from "./baseline/blocknote-conversions";
 
 /**
@@ -26,7 +26,7 @@ const convert =
     ? {
         toBlocks: async (markdown: string) => markdownToBlocks(markdown) as unknown[],
         toMarkdown: async (blocks: unknown[]) => blocksToMarkdown(blocks),
-        writeBack: async (current: unknown[], markdown: string) => blocksToMarkdown(keepUnchangedBlocks(current, markdownToBlocks(markdown))),
+        writeBack: async (current: unknown[], markdown: string) => blocksToMarkdown(markdownOverBlocks(current, markdown)),
       }
     : await loadBaseline().then((baseline) => ({
         toBlocks: baseline.markdownToBlocks,

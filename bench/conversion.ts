@@ -1,5 +1,5 @@
 // The cost of note conversions (Markdown → blocks, blocks → Markdown): today's
-// converter (a Markdown syntax tree, lib/editor/markdown-blocks.ts) against the
+// converter (a Markdown syntax tree, lib/body/markdown-blocks.ts) against the
 // one it replaced (BlockNote's own conversions in a DOM, bench/baseline/), in
 // one run, each job in a fresh worker thread, CPU measured on that thread.
 import { Worker } from "node:worker_threads";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { processIds, procCpuMs } from "@/lib/linux-proc";
+import { processIds, procCpuMs } from "@/lib/server/linux-proc";
 import { processTree } from "@/scripts/lib/processes";
 
 /**

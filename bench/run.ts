@@ -50,7 +50,7 @@ const USAGE = `npm run bench -- [options]
   --keep-db               keep the PostgreSQL database and reuse it next time
   --skip-build            reuse the build in --build-dir when there is one
   --build-dir <dir>       (default .next-bench)
-  --standalone-dir <dir>  (default .next/standalone, where the tests make it)
+  --standalone-dir <dir>  (default dist/container, where the tests make it)
   --admin-url <url>       a PostgreSQL database to create the benchmark's own from
   --out <dir>             where the report goes (default bench/results)
 `;
@@ -75,7 +75,7 @@ const { values: args } = parseArgs({
     "keep-db": { type: "boolean", default: false },
     "skip-build": { type: "boolean", default: false },
     "build-dir": { type: "string", default: ".next-bench" },
-    "standalone-dir": { type: "string", default: ".next/standalone" },
+    "standalone-dir": { type: "string", default: "dist/container" },
     "admin-url": { type: "string", default: DEFAULT_ADMIN_URL },
     out: { type: "string", default: "bench/results" },
   },

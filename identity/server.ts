@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import { createAdaptorServer } from "@hono/node-server";
 import { Hono, type Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { BodyTooLargeError, readBodyText, type NodeRequest } from "../lib/request-body";
+import { BodyTooLargeError, readBodyText, type NodeRequest } from "../lib/server/request-body";
 import { SESSION_TOKEN_TTL_SECONDS, VERIFY_ERRORS, ZVerifyRequestSchema } from "../lib/identity/contract";
 import { HEALTH_PATH, ROUTE_ERRORS, TOKEN_ERRORS, TOKENS_PATH, VERIFY_PATH } from "./api";
 import { loadOrCreateServerSecret } from "./credentials";

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { AppError, fieldDetails, NO_STORE, validationError } from "@/lib/errors";
-import { UUID_PATTERN } from "@/lib/uuid";
-import { BodyTooLargeError, readBodyText } from "@/lib/request-body";
-import { UNSTORABLE, UNSTORABLE_MESSAGE } from "@/lib/storable-text";
+import { UUID_PATTERN } from "@/lib/db/uuid";
+import { BodyTooLargeError, readBodyText } from "@/lib/server/request-body";
+import { UNSTORABLE, UNSTORABLE_MESSAGE } from "@/lib/db/storable-text";
 
 /** Largest JSON body accepted on writes. */
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -11,6 +11,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { bundleWorkerInto } from "@/scripts/build-standalone";
 import { assertNoLocalData } from "@/scripts/lib/build-contents";
+import { ensureReleaseBuild } from "@/scripts/lib/release-build";
 
 /** Where the build lands, beside the checkout's other builds. */
 export const SERVERLESS_DIR = ".open-next";
@@ -84,12 +85,16 @@ export async function buildServerless(options: { root: string; outDir?: string; 
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: { out: { type: "string", default: SERVERLESS_DIR } } });
+  const root = process.cwd();
+  const log = (line: string) => process.stdout.write(`[build] ${line}\n`);
   const started = Date.now();
-  buildServerless({ root: process.cwd(), outDir: values.out, log: (line) => process.stdout.write(`[build] ${line}\n`) }).then(
-    (out) => process.stdout.write(`[build] ${out} in ${((Date.now() - started) / 1000).toFixed(0)} s: ${path.relative(out, serverFunctionDir(out))} is the function\n`),
-    (error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-      process.exit(1);
-    },
-  );
+  ensureReleaseBuild(root, log)
+    .then((prebuilt) => buildServerless({ root, outDir: values.out, prebuilt, log }))
+    .then(
+      (out) => process.stdout.write(`[build] ${out} in ${((Date.now() - started) / 1000).toFixed(0)} s: ${path.relative(out, serverFunctionDir(out))} is the function\n`),
+      (error: unknown) => {
+        process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+        process.exit(1);
+      },
+    );
 }

@@ -6,35 +6,35 @@
 // The Dockerfile copies exactly this folder; tests/e2e/deploy.test.ts runs it.
 import fs from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { build } from "esbuild";
-import { buildProductionApp, bundleConversionWorker } from "@/scripts/lib/build-app";
+import { bundleConversionWorker } from "@/scripts/lib/build-app";
 import { assertNoLocalData } from "@/scripts/lib/build-contents";
+import { ensureReleaseBuild } from "@/scripts/lib/release-build";
 
 /** Packages that read their own .wasm/.data files next to their code: copied, not bundled. */
 const UNBUNDLED = ["@electric-sql/pglite", "@prisma/schema-engine-wasm"];
 
-/** The tests' own build, made with standalone output (tests/helpers/global-setup.ts). */
-export const TEST_STANDALONE_DIST = ".next";
+/** Where the container's folder is made: what the Dockerfile copies. */
+export const CONTAINER_DIR = "dist/container";
 
-export function standaloneDir(distDir: string): string {
-  return path.join(distDir, "standalone");
-}
-
-export async function buildStandalone(options: { root: string; distDir: string; skipNextBuild?: boolean; log?: (line: string) => void }): Promise<string> {
+/**
+ * The container's folder, made in `outDir` from a build with standalone
+ * output in `distDir` (left as it is): Next's standalone server, copied, with
+ * what it needs beside it.
+ */
+export async function buildStandalone(options: { root: string; distDir: string; outDir?: string; log?: (line: string) => void }): Promise<string> {
   const { root, distDir } = options;
   const log = options.log ?? (() => undefined);
   const dist = path.resolve(root, distDir);
-  const out = standaloneDir(dist);
-  if (!(options.skipNextBuild && fs.existsSync(path.join(out, "server.js")))) {
-    log(`next build (standalone) into ${distDir}`);
-    await buildProductionApp({ root, distDir, env: { NEXT_OUTPUT: "standalone" } });
-  }
+  const out = path.resolve(root, options.outDir ?? CONTAINER_DIR);
+  if (!fs.existsSync(path.join(dist, "standalone", "server.js"))) throw new Error(`${distDir} holds no standalone build`);
+  log(`copying the standalone server into ${path.relative(root, out)}`);
+  fs.rmSync(out, { recursive: true, force: true });
+  fs.cpSync(path.join(dist, "standalone"), out, { recursive: true, verbatimSymlinks: true });
 
   // Static assets are served by server.js from the dist folder beside it.
   fs.cpSync(path.join(dist, "static"), path.join(out, path.basename(distDir), "static"), { recursive: true });
   if (fs.existsSync(path.join(root, "public"))) fs.cpSync(path.join(root, "public"), path.join(out, "public"), { recursive: true });
-  fs.rmSync(path.join(out, "prisma"), { recursive: true, force: true });
   fs.cpSync(path.join(root, "prisma"), path.join(out, "prisma"), { recursive: true, filter: (file) => !file.endsWith(".ts") });
 
   for (const name of UNBUNDLED) {
@@ -65,20 +65,20 @@ export async function buildStandalone(options: { root: string; distDir: string; 
 /**
  * The conversion pool's worker runs outside Next's bundle, so Next's own file
  * tracing never sees it: bundle it into the file the pool loads
- * (lib/editor/conversion-worker.mjs, from the server's working directory) in
+ * (lib/body/conversion-worker.mjs, from the server's working directory) in
  * the server's folder `out` (a standalone server's, a serverless function's),
  * and copy the packages it loads at run time (the Markdown parser and writer,
  * the editor's schema) beside the server's, as traced from that bundle.
  */
 export async function bundleWorkerInto(root: string, out: string, log: (line: string) => void): Promise<void> {
   log("bundling the conversion worker");
-  const worker = path.join(out, "lib", "editor", "conversion-worker.mjs");
+  const worker = path.join(out, "lib", "body", "conversion-worker.mjs");
   await bundleConversionWorker(root, worker);
   const { nodeFileTrace } = (await import(path.join(root, "node_modules/next/dist/compiled/@vercel/nft/index.js"))) as {
     nodeFileTrace(files: string[], options: { base: string; processCwd: string }): Promise<{ fileList: Set<string> }>;
   };
   // Traced from the checkout's copy of the bundle's imports: resolve them from the root's node_modules.
-  const probe = path.join(root, "lib", "editor", ".conversion-worker.traced.mjs");
+  const probe = path.join(root, "lib", "body", ".conversion-worker.traced.mjs");
   fs.copyFileSync(worker, probe);
   try {
     const { fileList } = await nodeFileTrace([probe], { base: root, processCwd: root });
@@ -98,12 +98,15 @@ export async function bundleWorkerInto(root: string, out: string, log: (line: st
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { "dist-dir": { type: "string", default: process.env.NEXT_DIST_DIR || ".next" }, "skip-next-build": { type: "boolean", default: false } } });
-  buildStandalone({ root: process.cwd(), distDir: values["dist-dir"], skipNextBuild: values["skip-next-build"], log: (line) => process.stdout.write(`[build] ${line}\n`) }).then(
-    (out) => process.stdout.write(`[build] ${out}: run \`node migrate.mjs\` once per release, then \`node server.js\`\n`),
-    (error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-      process.exit(1);
-    },
-  );
+  const root = process.cwd();
+  const log = (line: string) => process.stdout.write(`[build] ${line}\n`);
+  ensureReleaseBuild(root, log)
+    .then((distDir) => buildStandalone({ root, distDir, log }))
+    .then(
+      (out) => process.stdout.write(`[build] ${path.relative(root, out)}: run \`node migrate.mjs\` once per release, then \`node server.js\`\n`),
+      (error: unknown) => {
+        process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+        process.exit(1);
+      },
+    );
 }

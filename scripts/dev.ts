@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { PortInUseError, startIdentityServer, type IdentityServer } from "@/identity/server";
 import { IdentityStore } from "@/identity/store";
-import { HEALTH_PATH, NOTES_PATH } from "@/lib/api-paths";
+import { AUTH_BASE_PATH, HEALTH_PATH, NOTES_PATH } from "@/lib/api-paths";
 import { migrateDatabaseTarget } from "@/lib/db/migrate";
 import { describeFailure } from "@/lib/db/describe-failure";
 import { openDatabase, type OpenDatabase } from "./lib/database";
@@ -22,8 +22,13 @@ const APP_START_TIMEOUT_MS = 60_000;
 
 /** How long the warm-up gives each route to compile and answer. */
 const WARM_UP_TIMEOUT_MS = 120_000;
-/** What the banner's commands call first: the database's first use (health) and the notes route. */
-const WARM_UP_ROUTES = [HEALTH_PATH, NOTES_PATH];
+/**
+ * What is met first: the API routes the banner's commands call (the
+ * database's first use, the notes route), then the pages a person opens
+ * first and the sign-in route (signed out, each page compiles before its
+ * redirect to sign-in).
+ */
+const WARM_UP_ROUTES = [HEALTH_PATH, NOTES_PATH, "/", "/sign-in", `${AUTH_BASE_PATH}/ok`, "/notes", "/notes/00000000-0000-4000-8000-000000000000"];
 
 /** A failure reported as one line, without a stack. */
 class StartupError extends Error {}
@@ -77,18 +82,19 @@ async function main(): Promise<number> {
 
 /**
  * `next dev` compiles a route on its first request (seconds here, a minute on
- * a cold machine): the routes the banner's commands call are compiled before
- * the banner, so the first command answers at once and the log after the
- * banner is one line per request. A route that fails to warm up is said, and
+ * a cold machine): the routes the banner's commands call and the pages a
+ * person opens first are compiled before the banner, so the first command or
+ * page answers at once and the log after the banner is one line per request. A route that fails to warm up is said, and
  * compiles on its first request instead.
  */
 async function warmUp(app: ChildProcess, port: number): Promise<void> {
-  say("Compiling the API routes the commands below call…");
+  say("Compiling the pages and API routes met first…");
   for (const route of WARM_UP_ROUTES) {
     // Next logs a request after answering it: the banner waits for that line too, so it cannot land after the banner.
     const logged = appLogs(app, new RegExp(`\\bGET ${route} \\d{3} in `), WARM_UP_LOG_TIMEOUT_MS);
     try {
-      const response = await fetch(`http://127.0.0.1:${port}${route}`, { signal: AbortSignal.timeout(WARM_UP_TIMEOUT_MS) });
+      // A page's redirect (to sign in) is its answer: the page compiled to give it.
+      const response = await fetch(`http://127.0.0.1:${port}${route}`, { redirect: "manual", signal: AbortSignal.timeout(WARM_UP_TIMEOUT_MS) });
       await response.arrayBuffer();
       await logged.seen;
     } catch (error) {
@@ -211,9 +217,26 @@ function startApp(config: DevConfig, database: OpenDatabase, identity: IdentityS
       ...(process.stdout.isTTY && !process.env.NO_COLOR ? { FORCE_COLOR: "1" } : {}),
     },
   });
-  prefixLines(child.stdout!, "[app]");
-  prefixLines(child.stderr!, "[app]", process.stderr);
+  prefixLines(child.stdout!, "[app]", process.stdout, withoutClientAborts());
+  prefixLines(child.stderr!, "[app]", process.stderr, withoutClientAborts());
   return child;
+}
+
+/**
+ * A filter for `next dev`'s errors that drops its report of a browser that
+ * went away while sending a request (a tab closed or a page left during a
+ * save): four lines, "⨯ Error: aborted" to "}", with code ECONNRESET. The
+ * request was the browser's to abandon; nothing failed on the server.
+ */
+function withoutClientAborts(): (line: string) => boolean {
+  let dropping = 0;
+  return (line) => {
+    if (/^\s*⨯ Error: aborted$/.test(line)) dropping = 4;
+    if (dropping === 0) return true;
+    dropping -= 1;
+    if (line.trim() === "}") dropping = 0;
+    return false;
+  };
 }
 
 type AppRun = {

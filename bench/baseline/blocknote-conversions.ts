@@ -5,7 +5,7 @@
  * benchmark's baseline, measured in the same run as today's converter.
  */
 import { BlockNoteEditor, blocksToMarkdown } from "@blocknote/core";
-import { noteSchema, type NoteSchema } from "../../lib/editor/schema";
+import { noteSchema, type NoteSchema } from "../../lib/body/schema";
 import { createLightDom } from "./light-dom";
 
 export type Converter = {

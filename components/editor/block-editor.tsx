@@ -11,8 +11,8 @@ import { leaveLastBlockOnArrowDown } from "@/components/editor/leave-last-block"
 import { withBlockIds } from "@/components/editor/random-ids";
 import { SlashMenu } from "@/components/editor/slash-menu";
 import { uploadAttachment } from "@/components/editor/upload-attachment";
-import { editorStart, unreadableBlocks } from "@/lib/editor/document";
-import { noteSchema, type NoteSchema } from "@/lib/editor/schema";
+import { editorStart, unreadableBlocks } from "@/lib/body/document";
+import { noteSchema, type NoteSchema } from "@/lib/body/schema";
 
 export type NoteBlockEditor = NoteSchema["BlockNoteEditor"];
 

@@ -1,4 +1,4 @@
-import type { NoteSchema } from "@/lib/editor/schema";
+import type { NoteSchema } from "@/lib/body/schema";
 
 type NoteBlockEditor = NoteSchema["BlockNoteEditor"];
 type AnyBlock = { id: string; type: string; content?: unknown; children: AnyBlock[] };

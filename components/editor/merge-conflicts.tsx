@@ -1,5 +1,5 @@
 import type { MergeChoice } from "@/lib/notes/editor-session";
-import { contentToText } from "@/lib/editor/content-text";
+import { contentToText } from "@/lib/body/content-text";
 
 
 export type ChoiceAction = "theirs" | "both" | "mine";

@@ -7,9 +7,9 @@ import type { ChoiceAction } from "@/components/editor/merge-conflicts";
 import { applyToEditor, insertAt, withoutIds } from "@/components/editor/live-merge";
 import { readDraft, removeDraft, writeDraft } from "@/components/editor/note-draft";
 import { randomUuids } from "@/components/editor/random-ids";
-import { contentToText } from "@/lib/editor/content-text";
-import { NOTE_CONTENT_MAX_BYTES, unreadableBlocks, unshowableBody } from "@/lib/editor/document";
-import { mergeBody, propDefaultsOf, selfOf } from "@/lib/editor/merge";
+import { contentToText } from "@/lib/body/content-text";
+import { NOTE_CONTENT_MAX_BYTES, unreadableBlocks, unshowableBody } from "@/lib/body/document";
+import { mergeBody, propDefaultsOf, selfOf } from "@/lib/body/merge";
 import {
   anyField,
   bodyReadOnly,
@@ -208,7 +208,7 @@ export class NoteSession {
 
   /**
    * A write made elsewhere (`current`), newer than what this page saved,
-   * merged into what is on screen block by block (lib/editor/merge.ts): what
+   * merged into what is on screen block by block (lib/body/merge.ts): what
    * only they changed appears, what only the person changed stays, and where
    * both changed the same block or the title the person's version stays with
    * theirs offered beside it. False when the two cannot be merged.

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { NoteListKeys } from "@/components/notes/note-list-keys";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { ExcerptPart } from "@/lib/notes/excerpt";
-import type { NoteRow } from "@/lib/note-rows";
+import type { NoteRow } from "@/lib/notes/rows";
 
 function Marked({ parts }: { parts: ExcerptPart[] }) {
   return parts.map((part, index) => (part.match ? <mark key={index}>{part.text}</mark> : <span key={index}>{part.text}</span>));

@@ -8,7 +8,7 @@ import { SearchField } from "@/components/notes/search-field";
 import { SEARCH_INPUT_ID } from "@/components/notes/search-field";
 import { PinIcon } from "@/components/ui/icons";
 import { listPaneNotesAction, type NotesPane as PaneNotes } from "@/lib/actions/notes";
-import type { NoteRow } from "@/lib/note-rows";
+import type { NoteRow } from "@/lib/notes/rows";
 import { UNTITLED } from "@/lib/notes/editor-types";
 
 /** From this width a note opens beside the list of notes; narrower, each is a page of its own. */

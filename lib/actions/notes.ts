@@ -8,22 +8,23 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
-import { contentToText } from "@/lib/editor/content-text";
-import { NOTE_CONTENT_MAX_BYTES } from "@/lib/editor/document";
+import { runAction } from "@/lib/actions/run-action";
+import { getNoteOperation, deleteNoteOperation } from "@/lib/api/operations/notes";
+import { getRevisionOperation, listRevisionsOperation, restoreRevisionOperation } from "@/lib/api/operations/revisions";
+import { contentToText } from "@/lib/body/content-text";
+import { NOTE_CONTENT_MAX_BYTES } from "@/lib/body/document";
 import { contentTooLargeMessage, NEW_NOTE_PARAM, toEditorNote, UNTITLED, type DeleteNoteResult, type EditorNote, type SaveNoteResult } from "@/lib/notes/editor-types";
 import { AppError, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { parseNoteEtag } from "@/lib/notes/etag";
-import { createNote, deleteNote, updateNote } from "@/lib/notes/mutations";
+import { createNote, updateNote, type VersionedNote } from "@/lib/notes/mutations";
 import { NOTE_TITLE_MAX, ZListNotesQuerySchema, ZNoteSchema, ZUpdateNoteSchema, type TNote } from "@/lib/notes/schemas";
 import { listTagsWithNoteCounts, type TagWithCount } from "@/lib/tags/queries";
-import { getNoteOrThrow } from "@/lib/notes/queries";
-import { listNoteRowGroups, type NoteRowGroups } from "@/lib/note-rows";
+import { listNoteRowGroups, type NoteRowGroups } from "@/lib/notes/rows";
 import { personAuthor } from "@/lib/db/author";
-import { toPlainJson, toStorableString } from "@/lib/storable-text";
-import { restoreRevision } from "@/lib/revisions/mutations";
-import { getRevisionOrThrow, listRevisionChanges, listRevisions, type RevisionChangeInfo } from "@/lib/revisions/queries";
-import { ZListRevisionsQuerySchema, type TRevision, type TRevisionList } from "@/lib/revisions/schemas";
+import { toPlainJson, toStorableString } from "@/lib/db/storable-text";
+import { listRevisionChanges, type RevisionChangeInfo } from "@/lib/revisions/queries";
+import type { TRevision, TRevisionList } from "@/lib/revisions/schemas";
 
 /**
  * "New note" before the page has hydrated (the form's own submit): opens a new
@@ -100,16 +101,8 @@ async function saveNote(raw: SaveNoteInput): Promise<SaveNoteResult> {
 
 /** Deletes the note, only at the version the person saw (so an agent's newer text is never deleted unseen). */
 export async function deleteNoteAction(raw: { id: string; version: number }): Promise<DeleteNoteResult> {
-  const user = await getCurrentUser();
-  if (!user) return signedOut;
-  const parsed = z.object({ id: z.guid(), version: z.number().int().min(1) }).safeParse(raw);
-  if (!parsed.success) return notFound;
-  try {
-    await deleteNote(await getDb(), { id: parsed.data.id, userId: user.id, ifVersion: parsed.data.version });
-    return { ok: true };
-  } catch (err) {
-    return writeFailure(err, "note.delete_failed");
-  }
+  const result = await runAction<unknown, SaveNoteResult & { ok: false }>(deleteNoteOperation, { ids: { id: raw.id }, ifVersion: raw.version }, { signedOut, invalid: () => notFound, fail: (err) => writeFailure(err, "note.delete_failed") });
+  return result.ok ? { ok: true } : result;
 }
 
 function writeFailure(err: unknown, event: string): SaveNoteResult & { ok: false } {
@@ -159,15 +152,12 @@ function describeIssue(error: z.ZodError): string {
 
 /** The note as it is now, for an open editor to show someone else's newer version. */
 export async function loadNoteAction(id: string): Promise<EditorNote | null> {
-  const user = await getCurrentUser();
-  if (!user || !z.guid().safeParse(id).success) return null;
-  try {
-    const { note, version } = await getNoteOrThrow(await getDb(), { id, userId: user.id });
-    return toEditorNote(note, version);
-  } catch (err) {
-    if (isAppError(err, "NOTE_NOT_FOUND")) return null;
+  const fail = (err: unknown) => {
+    if (isAppError(err, "INVALID_NOTE_ID", "NOTE_NOT_FOUND")) return null;
     throw err;
-  }
+  };
+  const result = await runAction<{ noteJson: string; version: number }, null>(getNoteOperation, { ids: { id }, query: { format: "json" } }, { signedOut: null, fail });
+  return result && toEditorNote(JSON.parse(result.data.noteJson) as TNote, result.data.version);
 }
 
 /** How many notes of each group (pinned, the rest) the pane beside an open note lists; the notes page has them all. */
@@ -209,34 +199,37 @@ const HISTORY_UNAVAILABLE = "The history could not be loaded: check your connect
 export async function listRevisionsAction(
   raw: { noteId: string; cursor?: string },
 ): Promise<({ ok: true; changes: Record<string, RevisionChangeInfo> } & TRevisionList) | { ok: false; message: string }> {
-  const user = await getCurrentUser();
-  if (!user) return { ok: false, message: signedOut.message };
-  const parsed = z.object({ noteId: z.guid(), cursor: ZListRevisionsQuerySchema.shape.cursor }).safeParse(raw);
-  if (!parsed.success) return notFound;
+  const page = await runAction<TRevisionList, HistoryFailure>(listRevisionsOperation, { ids: { id: raw.noteId }, query: { limit: 30, cursor: raw.cursor } }, HISTORY);
+  if (!page.ok) return page;
+  // What each version changed: the panel's own reading, beside the operation's page.
   return readHistory(async () => {
-    const db = await getDb();
-    const page = await listRevisions(db, { noteId: parsed.data.noteId, userId: user.id, limit: 30, cursor: parsed.data.cursor });
-    const changes = await listRevisionChanges(db, { noteId: parsed.data.noteId, userId: user.id, revisions: page.revisions });
-    return { ok: true as const, ...page, changes };
+    const { caller } = page;
+    const changes = await listRevisionChanges(caller.db, { noteId: raw.noteId.toLowerCase(), userId: caller.userId, revisions: page.data.revisions });
+    return { ok: true as const, ...page.data, changes };
   });
 }
 
 /** One revision with its content, for the history panel to compare with the note now. */
 export async function getRevisionAction(raw: { noteId: string; revisionId: string }): Promise<{ ok: true; revision: TRevision } | { ok: false; message: string }> {
-  const user = await getCurrentUser();
-  if (!user) return { ok: false, message: signedOut.message };
-  const parsed = z.object({ noteId: z.guid(), revisionId: z.guid() }).safeParse(raw);
-  if (!parsed.success) return notFound;
-  return readHistory(async () => ({ ok: true as const, revision: (await getRevisionOrThrow(await getDb(), { ...parsed.data, userId: user.id })).revision }));
+  const result = await runAction<{ revision: TRevision }, HistoryFailure>(getRevisionOperation, { ids: { id: raw.noteId, revisionId: raw.revisionId }, query: { format: "json" } }, HISTORY);
+  return result.ok ? { ok: true, revision: result.data.revision } : result;
 }
 
-async function readHistory<T>(read: () => Promise<T>): Promise<T | { ok: false; message: string }> {
+type HistoryFailure = { ok: false; message: string };
+
+function historyFailure(err: unknown): HistoryFailure {
+  if (isAppError(err, "INVALID_NOTE_ID", "INVALID_REVISION_ID", "INVALID_QUERY", "NOTE_NOT_FOUND", "REVISION_NOT_FOUND")) return notFound;
+  log.error("note.history_failed", { cause: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+  return { ok: false, message: HISTORY_UNAVAILABLE };
+}
+
+const HISTORY = { signedOut: { ok: false, message: signedOut.message } as HistoryFailure, fail: historyFailure };
+
+async function readHistory<T>(read: () => Promise<T>): Promise<T | HistoryFailure> {
   try {
     return await read();
   } catch (err) {
-    if (isAppError(err, "NOTE_NOT_FOUND", "REVISION_NOT_FOUND")) return notFound;
-    log.error("note.history_failed", { cause: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
-    return { ok: false, message: HISTORY_UNAVAILABLE };
+    return historyFailure(err);
   }
 }
 
@@ -246,15 +239,7 @@ async function readHistory<T>(read: () => Promise<T>): Promise<T | { ok: false; 
  * restore is a new revision, by the person.
  */
 export async function restoreRevisionAction(raw: { noteId: string; revisionId: string; version: number }): Promise<{ ok: true; note: EditorNote } | (SaveNoteResult & { ok: false })> {
-  const user = await getCurrentUser();
-  if (!user) return signedOut;
-  const parsed = z.object({ noteId: z.guid(), revisionId: z.guid(), version: z.number().int().min(1) }).safeParse(raw);
-  if (!parsed.success) return notFound;
-  try {
-    const { noteId, revisionId, version } = parsed.data;
-    const restored = await restoreRevision(await getDb(), { noteId, revisionId, userId: user.id, author: personAuthor(user), ifVersion: version });
-    return { ok: true, note: toEditorNote(restored.note, restored.version) };
-  } catch (err) {
-    return writeFailure(err, "note.restore_failed");
-  }
+  const call = { ids: { id: raw.noteId, revisionId: raw.revisionId }, ifVersion: raw.version };
+  const restored = await runAction<VersionedNote, SaveNoteResult & { ok: false }>(restoreRevisionOperation, call, { signedOut, invalid: () => notFound, fail: (err) => writeFailure(err, "note.restore_failed") });
+  return restored.ok ? { ok: true, note: toEditorNote(restored.data.note, restored.data.version) } : restored;
 }

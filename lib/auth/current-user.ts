@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getAuth } from "@/lib/auth/auth";
 import { appOrigin } from "@/lib/auth/origin";
+import { noteRequestAccount } from "@/lib/server/request-log";
 
 export type CurrentUser = { id: string; email: string; name: string };
 
@@ -18,6 +19,7 @@ export const getCurrentUser = cache(async (): Promise<CurrentUser | null> => {
   const auth = await getAuth();
   const session = await auth.api.getSession({ headers: requestHeaders });
   if (!session || !session.user.emailVerified) return null;
+  noteRequestAccount(session.user.id);
   return { id: session.user.id, email: session.user.email, name: session.user.name };
 });
 

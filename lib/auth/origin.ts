@@ -64,11 +64,15 @@ export function isCrossOrigin(headers: Headers, env: Env): boolean {
 
 /**
  * A request /api/mcp may answer: without an Origin (a program, not a page), or
- * from the app's own origin or one listed in MCP_ALLOWED_ORIGINS. The MCP
- * transport requires the check: otherwise any web page could reach a server
- * on the person's machine through a DNS name rebound to it.
+ * from the app's own origin or one listed in MCP_ALLOWED_ORIGINS; and, where
+ * APP_URL is set, addressed to its host (every HTTP request names one; only
+ * calls made inside the process have none). The MCP transport requires the
+ * check: otherwise any web page could reach a server on the person's machine
+ * through a DNS name rebound to it.
  */
 export function isAllowedMcpOrigin(headers: Headers, env: Env): boolean {
+  const host = headers.get("host");
+  if (env.APP_URL && host !== null && host !== new URL(env.APP_URL).host) return false;
   const origin = headers.get("origin");
   if (origin === null) return true;
   return trustedOriginList(env).includes(origin) || (env.MCP_ALLOWED_ORIGINS ?? []).includes(origin);

@@ -4,6 +4,7 @@ import { getDb, type Db } from "@/lib/db/client";
 import { appOrigin, isAllowedMcpOrigin, isCrossOrigin } from "@/lib/auth/origin";
 import { getEnv } from "@/lib/env";
 import { findOAuthAccess, mcpChallenge, mcpResource } from "@/lib/auth/oauth";
+import { noteRequestAccount } from "@/lib/server/request-log";
 import { crossOriginError, NO_STORE, toErrorResponse } from "@/lib/errors";
 import { findUncountedUser, findUserLimitingRequests, limitApiRequests, type LimitedUser } from "@/lib/auth/api-rate-limit";
 
@@ -81,6 +82,7 @@ export function createWithAuth(deps: WithAuthDeps) {
       try {
         if (options.checkOrigin && !isAllowedMcpOrigin(req.headers, getEnv())) throw crossOriginError();
         const identified = (await byBrowserSession(req, options)) ?? (await byToken(req, options));
+        noteRequestAccount(identified.user.userId);
         limitHeaders = identified.limitHeaders;
         const [params, db] = await Promise.all([ctx.params, deps.getDb()]);
         const response = await handler({ req, params, user: identified.user, db });

@@ -22,8 +22,8 @@ export const AGENT_AUTHOR_KINDS: ReadonlySet<string> = new Set(["api", "mcp"]);
 /**
  * The transaction setting the revision trigger reads. When a write gets a
  * revision of its own, and when it joins the newest one, is decided there, in
- * one place: note_revision_record in the
- * revision_versions_at_pauses_and_sessions migration.
+ * one place: note_revision_record, the revision policy in
+ * prisma/definitions/note_revisions.sql.
  */
 export const AUTHOR_SETTING = "notes.author";
 

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { MigrationList, SchemaFilter } from "@prisma/schema-engine-wasm/schema_engine_bg";
+import pg from "pg";
 import { embeddedNotStarted, type DatabaseTarget } from "@/lib/db/config";
 import { openPglite } from "@/lib/db/pglite";
 import { getEnv } from "@/lib/env";
@@ -31,6 +32,9 @@ const REQUIRED_EXTENSIONS = ["btree_gin", "citext", "pg_trgm"] as const;
 
 const SCHEMA_PATH = path.join("prisma", "schema.prisma");
 const MIGRATIONS_PATH = path.join("prisma", "migrations");
+const DEFINITIONS_PATH = path.join("prisma", "definitions");
+// Taken while the definitions are replaced, so two processes migrating at once take turns.
+const DEFINITIONS_LOCK = 0x6e6f7465;
 const MIGRATION_FILE = "migration.sql";
 const LOCKFILE = "migration_lock.toml";
 // Written exactly as `prisma migrate dev` writes it, so the Prisma CLI accepts the folder too.
@@ -40,7 +44,10 @@ provider = "postgresql"
 `;
 const NO_FILTERS: SchemaFilter = { externalTables: [], externalEnums: [] };
 
-/** Applies the migrations in `prisma/migrations` that the database has not recorded yet, oldest first. */
+/**
+ * Applies the migrations in `prisma/migrations` that the database has not
+ * recorded yet, oldest first, then the definitions in `prisma/definitions`.
+ */
 export async function migrateDatabase(
   target: MigrationTarget,
   options: MigrationOptions = {},
@@ -53,7 +60,41 @@ export async function migrateDatabase(
   ).catch((error: unknown) => {
     throw nameFailedMigration(error);
   });
+  await applyDefinitions(target, projectRoot);
   return { applied: result.appliedMigrationNames };
+}
+
+/**
+ * The definitions: functions whose one source is a file in
+ * `prisma/definitions` (the revision policy), not a migration. Each file is
+ * CREATE OR REPLACE statements, applied whole in one transaction after every
+ * run of the migrations, so the database holds what the file says whichever
+ * release migrated it before; a change to one is a change to its file.
+ */
+async function applyDefinitions(target: MigrationTarget, projectRoot: string): Promise<void> {
+  const dir = path.join(projectRoot, DEFINITIONS_PATH);
+  const files = (await fs.promises.readdir(dir).catch(() => [])).filter((name) => name.endsWith(".sql")).sort();
+  for (const file of files) {
+    const script = await fs.promises.readFile(path.join(dir, file), "utf8");
+    await runInTransaction(target, script).catch((error: unknown) => {
+      throw new Error(`Definitions ${file} failed to apply: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    });
+  }
+}
+
+async function runInTransaction(target: MigrationTarget, script: string): Promise<void> {
+  if ("pglite" in target) {
+    await target.pglite.transaction((tx) => tx.exec(script));
+    return;
+  }
+  const client = new pg.Client({ connectionString: target.postgresUrl });
+  await client.connect();
+  try {
+    // One query of many statements; an error ends it, and closing the connection rolls it back.
+    await client.query(`BEGIN;\nSELECT pg_advisory_xact_lock(${DEFINITIONS_LOCK});\n${script}\nCOMMIT;`);
+  } finally {
+    await client.end();
+  }
 }
 
 // The engine names the failing migration only in its span trace; put it in front.

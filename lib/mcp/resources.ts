@@ -2,8 +2,8 @@ import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/serv
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { AppError, toErrorParts } from "@/lib/errors";
 import { parseId } from "@/lib/http";
-import type { ToolContext } from "@/lib/mcp/tools";
-import { getNoteMarkdownOrThrow } from "@/lib/notes/markdown";
+import type { Caller } from "@/lib/api/operation";
+import { getNoteMarkdownOrThrow } from "@/lib/notes/body";
 
 /** How many of the most recently updated notes resources/list offers. */
 const RECENT_NOTES = 50;
@@ -18,14 +18,14 @@ const noteUri = (id: string) => `note://${id}`;
  * get_note's), for clients that attach resources to a conversation; the most
  * recently updated notes are listed. The token's user only, as every tool.
  */
-export function registerNoteResources(server: McpServer, { user, db }: ToolContext): void {
+export function registerNoteResources(server: McpServer, { userId, db }: Caller): void {
   server.registerResource(
     "note",
     new ResourceTemplate("note://{id}", {
       list: async () => {
         // The list's order (most recently updated first, ties by id), reading only what a listing shows.
         const notes = await db.note.findMany({
-          where: { userId: user.userId },
+          where: { userId },
           orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
           take: RECENT_NOTES,
           select: { id: true, title: true, updatedAt: true },
@@ -49,7 +49,7 @@ export function registerNoteResources(server: McpServer, { user, db }: ToolConte
     async (uri, { id }) => {
       try {
         const noteId = parseId(typeof id === "string" ? id : "", "INVALID_NOTE_ID");
-        const { markdown } = await getNoteMarkdownOrThrow(db, { id: noteId, userId: user.userId });
+        const { markdown } = await getNoteMarkdownOrThrow(db, { id: noteId, userId });
         return { contents: [{ uri: noteUri(noteId), mimeType: "text/markdown", text: markdown }] };
       } catch (err) {
         throw toResourceError(err, uri.href);

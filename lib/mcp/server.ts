@@ -7,8 +7,9 @@ import { AppError, fieldDetails, INVALID_TOKEN_ADVICE, toErrorParts } from "@/li
 import { MAX_BODY_BYTES, unknownNameMessage } from "@/lib/http";
 import { toJsonSchema } from "@/lib/json-schema";
 import { parseNoteEtag } from "@/lib/notes/etag";
+import type { Caller } from "@/lib/api/operation";
 import { registerNoteResources } from "@/lib/mcp/resources";
-import { NOTE_TOOLS, type NoteTool, type ToolContext, type ToolOutput } from "@/lib/mcp/tools";
+import { runTool, toolInput, type ToolOperation, type ToolOutput } from "@/lib/mcp/tools";
 
 const INSTRUCTIONS =
   `Notes and tags of the signed-in user, shared with people who edit the same notes in a browser. Read a note with get_note (Markdown by default) and pass its version as ifVersion to update_note or delete_note: a note someone changed meanwhile is never overwritten; the error then carries the current note to merge with. ` +
@@ -20,12 +21,25 @@ const INSTRUCTIONS =
  * validates with the REST schemas and must fail with the REST texts
  * ("Invalid request body" and its details), not the SDK's.
  */
-function advertisedSchema(tool: NoteTool) {
+function advertisedSchema(input: z.ZodObject) {
   // Closed, as the tool is: an argument it does not name fails the call (refuseUnknownArguments).
-  return z.looseObject({}).meta({ ...toJsonSchema(tool.input, "input", "draft-7"), additionalProperties: false });
+  return z.looseObject({}).meta({ ...toJsonSchema(input, "input", "draft-7"), additionalProperties: false });
 }
 
-const ADVERTISED = new Map(NOTE_TOOLS.map((tool) => [tool.name, advertisedSchema(tool)]));
+/** Each tool's arguments and their advertised form, made once per table. */
+const ADVERTISED = new WeakMap<readonly ToolOperation[], Map<ToolOperation, { input: z.ZodObject; advertised: ReturnType<typeof advertisedSchema> }>>();
+
+function advertised(tools: readonly ToolOperation[]) {
+  let made = ADVERTISED.get(tools);
+  if (!made) {
+    made = new Map(tools.map((op) => {
+      const input = toolInput(op);
+      return [op, { input, advertised: advertisedSchema(input) }];
+    }));
+    ADVERTISED.set(tools, made);
+  }
+  return made;
+}
 
 function toResult(output: ToolOutput): CallToolResult {
   const json = { type: "text" as const, text: JSON.stringify(output.json) };
@@ -58,27 +72,28 @@ function toToolError(err: unknown): CallToolResult {
 }
 
 /** An argument the tool's schema does not name fails the call, naming it and those it takes (a misspelt one would otherwise be dropped). */
-function refuseUnknownArguments(tool: NoteTool, args: Record<string, unknown>): void {
-  const accepted = Object.keys(tool.input.shape);
+function refuseUnknownArguments(name: string, input: z.ZodObject, args: Record<string, unknown>): void {
+  const accepted = Object.keys(input.shape);
   const unknown = Object.keys(args).filter((name) => !accepted.includes(name));
   if (unknown.length === 0) return;
   const message = unknownNameMessage("argument", accepted);
   throw new AppError("UNKNOWN_ARGUMENTS", {
-    args: [tool.name, unknown, accepted],
+    args: [name, unknown, accepted],
     fields: fieldDetails(Object.fromEntries(unknown.map((name) => [name, [message]]))),
   });
 }
 
-/** An MCP server whose tools act for one authenticated user. */
-function createNotesMcpServer(ctx: ToolContext): McpServer {
+/** An MCP server whose tools act for one authenticated user: each tool runs its operation for them, as an agent through MCP. */
+function createNotesMcpServer(caller: Caller, tools: readonly ToolOperation[]): McpServer {
   const server = new McpServer({ name: "notes", title: "Notes", version: API_VERSION }, { instructions: INSTRUCTIONS });
-  for (const tool of NOTE_TOOLS) {
+  for (const [op, { input, advertised: inputSchema }] of advertised(tools)) {
+    const tool = op.mcp;
     server.registerTool(
-      tool.name,
+      tool.tool,
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: ADVERTISED.get(tool.name),
+        inputSchema,
         annotations: {
           title: tool.title,
           readOnlyHint: tool.readOnly ?? false,
@@ -88,15 +103,15 @@ function createNotesMcpServer(ctx: ToolContext): McpServer {
       },
       async (args: Record<string, unknown>) => {
         try {
-          refuseUnknownArguments(tool, args);
-          return toResult(await tool.run(args, ctx));
+          refuseUnknownArguments(tool.tool, input, args);
+          return toResult(await runTool(op, args, caller));
         } catch (err) {
           return toToolError(err);
         }
       },
     );
   }
-  registerNoteResources(server, ctx);
+  registerNoteResources(server, caller);
   // Stateless, with no stream to send on: the lists never change during a connection, so no list_changed is promised.
   server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } });
   return server;
@@ -107,8 +122,10 @@ function createNotesMcpServer(ctx: ToolContext): McpServer {
  * request, JSON responses rather than SSE streams, so any instance of a
  * serverless deployment can take any request.
  */
-export async function handleMcpRequest(req: Request, ctx: ToolContext): Promise<Response> {
-  const server = createNotesMcpServer(ctx);
+export async function handleMcpRequest(req: Request, rest: Caller, tools: readonly ToolOperation[]): Promise<Response> {
+  // The tools see no HTTP request (its Accept or If-None-Match are the transport's), and write as MCP.
+  const caller: Caller = { userId: rest.userId, email: rest.email, db: rest.db, author: { ...rest.author, kind: "mcp" } };
+  const server = createNotesMcpServer(caller, tools);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

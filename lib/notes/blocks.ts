@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { blockContentKind, blockHasProp, partialBlockProblem, partialContentProblem, partialPropsProblem } from "@/lib/editor/block-shape";
-import { contentToText, inlineText } from "@/lib/editor/content-text";
+import { blockContentKind, blockHasProp, partialBlockProblem, partialContentProblem, partialPropsProblem } from "@/lib/body/block-shape";
+import { contentToText, inlineText } from "@/lib/body/content-text";
 import type { Db } from "@/lib/db/client";
 import { getNoteOrThrow } from "@/lib/notes/queries";
 import type { TBlockOutline, TNoteBlocksResponse } from "@/lib/notes/schemas";

@@ -1,4 +1,4 @@
-import { UUID_PATTERN } from "@/lib/uuid";
+import { UUID_PATTERN } from "@/lib/db/uuid";
 
 /** Where a keyset page starts: strictly after this note in list order (updatedAt, then id, descending). */
 export type NoteCursor = { updatedAt: string; id: string };

@@ -1,6 +1,6 @@
-import { contentToText } from "@/lib/editor/content-text";
-import { unshowableBody } from "@/lib/editor/document";
-import type { BlockConflict } from "@/lib/editor/merge";
+import { contentToText } from "@/lib/body/content-text";
+import { unshowableBody } from "@/lib/body/document";
+import type { BlockConflict } from "@/lib/body/merge";
 import { UNTITLED, type EditorNote } from "@/lib/notes/editor-types";
 import type { TTag } from "@/lib/tags/schemas";
 
@@ -58,7 +58,7 @@ export type NoteDraft = {
   reason?: string;
 };
 
-/** What was merged that the person has to pick: a block (see lib/editor/merge.ts) or the title, both changed here and elsewhere. */
+/** What was merged that the person has to pick: a block (see lib/body/merge.ts) or the title, both changed here and elsewhere. */
 export type MergeChoice = { key: string; conflict: BlockConflict } | { key: "title"; title: { mine: string; theirs: string } };
 
 /** Where the body is: on the page until the block editor exists (the body it opens with), then in the editor. */

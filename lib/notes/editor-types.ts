@@ -1,4 +1,4 @@
-import { NOTE_CONTENT_MAX_BYTES } from "@/lib/editor/document";
+import { NOTE_CONTENT_MAX_BYTES } from "@/lib/body/document";
 import type { TNote } from "@/lib/notes/schemas";
 import type { TTag } from "@/lib/tags/schemas";
 

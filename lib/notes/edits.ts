@@ -1,9 +1,9 @@
 import { Prisma, queryRows, type Db, type DbClient } from "@/lib/db/client";
 import { ownedRow } from "@/lib/db/owner";
 import { writeTransaction } from "@/lib/db/transaction";
-import { contentLimitViolation } from "@/lib/editor/content-limits";
-import { contentToText } from "@/lib/editor/content-text";
-import { convertMarkdownBody, MarkdownConversionError } from "@/lib/editor/markdown";
+import { contentLimitViolation } from "@/lib/body/content-limits";
+import { contentToText } from "@/lib/body/content-text";
+import { convertMarkdownBody, MarkdownConversionError } from "@/lib/body/markdown";
 import { AppError, fieldDetails } from "@/lib/errors";
 import {
   assertBlockChange,
@@ -20,9 +20,11 @@ import {
   withFreshIds,
   type Block,
 } from "@/lib/notes/blocks";
-import { renderMarkdownAfterResponse } from "@/lib/notes/markdown";
+import { renderMarkdownAfterResponse } from "@/lib/notes/body";
 import type { RevisionAuthor } from "@/lib/db/author";
-import { lockNoteAtVersion, writeNoteUpdate, type ResolvedBody, type VersionedNote } from "@/lib/notes/mutations";
+import { declareKnownChange, keptBlocks, keptText } from "@/lib/notes/known-change";
+import { type ResolvedBody } from "@/lib/notes/body";
+import { lockNoteAtVersion, writeNoteUpdate, type VersionedNote } from "@/lib/notes/mutations";
 import type { TEditOperation, TUpdateNote } from "@/lib/notes/schemas";
 
 export type EditNoteOptions = {
@@ -39,7 +41,7 @@ export type EditNoteOptions = {
 type Prepared = { op: TEditOperation; blocks?: Block[] };
 
 /** The note's fields the operations read. */
-type NoteState = { title: string; content: unknown; tagIds: string[] };
+type NoteState = { title: string; content: unknown; contentText: string; tagIds: string[] };
 
 /** What applying the operations changed, as the update path takes it. */
 type Change = Pick<ResolvedBody<TUpdateNote>, "title" | "content" | "contentText" | "tagIds">;
@@ -73,7 +75,7 @@ function assertOperationBlocks(op: TEditOperation): void {
  * title, tags) to a note, all or nothing: the first that cannot apply fails
  * the edit with a 409 naming it, and nothing is written. Blocks, types, props
  * and content the note schema does not hold are bad input: a 400 naming the
- * operation and the path (lib/editor/block-shape.ts), nothing written. The
+ * operation and the path (lib/body/block-shape.ts), nothing written. The
  * operations apply to the note as it is when the edit runs, so edits from
  * many clients at once all land (none needs If-Match); with `ifVersion`, only
  * at that version.
@@ -97,11 +99,28 @@ export async function editNote(db: Db, { id, userId, operations, ifVersion, auth
     async (tx) => {
       const version = await lockNoteAtVersion(tx, { id, userId, ifVersion });
       // Unless written since it was read: then apply to the note as it is now, under the lock.
-      const change = before && early && version === before.version ? early : applyOperations((await readState(tx, { id, userId }))!, prepared);
+      const current = before && early && version === before.version ? before : (await readState(tx, { id, userId }))!;
+      const change = current === before && early ? early : applyOperations(current, prepared);
       // New content's Markdown is rendered after the response, not before the write.
       contentChanged = change.content !== undefined;
+      // The blocks and text the operations left alone, for the revision this write records.
+      const kept = Array.isArray(change.content) && Array.isArray(current.content) ? keptBlocks(current.content, change.content) : undefined;
+      if (kept && !kept.same) {
+        const text = keptText(current.contentText, change.contentText!);
+        await declareKnownChange(tx, { noteId: id, version, keepHead: kept.head, keepTail: kept.tail, textKeepHead: text.head, textKeepTail: text.tail });
+      }
       const derivedMarkdown = contentChanged ? null : undefined;
-      return writeNoteUpdate(tx, { id, userId, input: { ...change, derivedMarkdown }, ifVersion: version });
+      // Blocks that changed are a new version: no need to compare the whole note with what is stored first.
+      const changed = kept !== undefined && !kept.same;
+      return writeNoteUpdate(tx, {
+        id,
+        userId,
+        input: { ...change, derivedMarkdown },
+        ifVersion: version,
+        evenIfUnchanged: changed,
+        // A changed block goes to the database alone; the row, locked at the version it was read at, has the rest.
+        ...(changed ? { keptBlocks: { head: kept.head, tail: kept.tail, storedLength: (current.content as unknown[]).length } } : {}),
+      });
     },
     // The account's write lock first: the change is numbered in its feed under it.
     { lockUserId: userId, author },
@@ -111,11 +130,11 @@ export async function editNote(db: Db, { id, userId, operations, ifVersion, auth
 }
 
 async function readState(db: DbClient, { id, userId }: { id: string; userId: string }) {
-  const [row] = await queryRows<{ title: string; content: Prisma.JsonValue; version: number; tag_ids: string[] }>(db, Prisma.sql`
-    SELECT n.title, n.content, n.version,
+  const [row] = await queryRows<{ title: string; content: Prisma.JsonValue; content_text: string; version: number; tag_ids: string[] }>(db, Prisma.sql`
+    SELECT n.title, n.content, n.content_text, n.version,
       ARRAY(SELECT nt.tag_id::text FROM note_tags nt WHERE nt.note_id = n.id ORDER BY nt.tag_id) AS tag_ids
     FROM notes n WHERE ${ownedRow(id, userId, "n")}`);
-  return row && { title: row.title, content: row.content, version: row.version, tagIds: row.tag_ids };
+  return row && { title: row.title, content: row.content, contentText: row.content_text, version: row.version, tagIds: row.tag_ids };
 }
 
 /** Converts each operation's Markdown to blocks in the conversion pool; Markdown that cannot be converted is a 400 naming it. */

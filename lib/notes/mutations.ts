@@ -1,13 +1,12 @@
 import { Prisma, queryRows, type Db, type DbClient, type Transaction } from "@/lib/db/client";
 import { ownedBy, ownedRow } from "@/lib/db/owner";
 import { writeTransaction } from "@/lib/db/transaction";
-import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError, withoutTitleLine } from "@/lib/editor/markdown";
-import { AppError, fieldDetails, noteNotFound } from "@/lib/errors";
+import { AppError, noteNotFound } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
 import { noteJsonSql } from "@/lib/notes/serialize";
 import { noteEtag } from "@/lib/notes/etag";
 import { atVersionSql } from "@/lib/notes/version";
-import { blocksToKeep, type MarkdownBase } from "@/lib/notes/markdown-merge";
+import { markdownBase, resolveMarkdownBody, type ResolvedBody } from "@/lib/notes/body";
 import type { RevisionAuthor } from "@/lib/db/author";
 import { moveNoteToTrash, purgeExpiredTrashQuietly } from "@/lib/notes/trash-move";
 
@@ -26,41 +25,6 @@ const linkTagsSql = (noteId: string, tagIds: string[]) =>
 /** A note's wire form, built by the database (the same object serializeNoteWithTags makes). */
 const NOTE_JSON = noteJsonSql("n");
 
-type NoteBody = { title?: string; content?: unknown; contentMarkdown?: string; contentText?: string; derivedMarkdown?: string | null };
-
-/**
- * A body ready to store: Markdown turned into content, and the Markdown of new
- * content to store beside it (null when the content is not BlockNote JSON:
- * its Markdown is then its contentText, see lib/notes/markdown.ts).
- */
-export type ResolvedBody<T extends NoteBody> = Omit<T, "contentMarkdown"> & { derivedMarkdown?: string | null };
-
-/**
- * Turns `contentMarkdown` into BlockNote `content` (with `contentText` derived
- * from the blocks unless given), and renders the Markdown stored beside any
- * new content, all in the conversion pool. Input already resolved passes
- * through, so it may run more than once. Markdown that cannot be converted is a
- * 400 like any other invalid body; a conversion over its budget is a 422 and
- * nothing is written.
- */
-export async function resolveMarkdownBody<T extends NoteBody>(input: T, current?: MarkdownBase): Promise<ResolvedBody<T>> {
-  const { contentMarkdown, ...rest } = input;
-  if ("derivedMarkdown" in rest) return rest;
-  if (contentMarkdown === undefined) {
-    if (rest.content === undefined) return rest;
-    return { ...rest, derivedMarkdown: await contentToMarkdown(rest.content) };
-  }
-  // The note's whole Markdown, as read, writes back as it was: its title line is the title, not a block.
-  const titles = [rest.title, current?.title].filter((title): title is string => title !== undefined);
-  try {
-    const converted = await convertMarkdownBody(withoutTitleLine(contentMarkdown, titles, current?.body), current?.blocks);
-    return { ...rest, content: converted.content, contentText: rest.contentText ?? converted.contentText, derivedMarkdown: converted.markdown };
-  } catch (err) {
-    if (!(err instanceof MarkdownConversionError)) throw err;
-    throw new AppError("INVALID_BODY", { fields: fieldDetails({ contentMarkdown: [err.message] }) });
-  }
-}
-
 /** A note as written, with the version its ETag is made from. */
 export type VersionedNote = { note: TNote; version: number };
 
@@ -68,7 +32,7 @@ export type CreateNoteOptions = {
   userId: string;
   /** Who writes: recorded in the note's first revision ("system" when omitted: scripts). */
   author?: RevisionAuthor;
-  input: TCreateNote | ResolvedBody<TCreateNote>;
+  input: TCreateNote;
   /**
    * A new note's id, made by the browser: the editor's first save creates the
    * note with it. The same note saved again (a retry whose answer was lost)
@@ -99,8 +63,10 @@ export async function createNote(db: Db, { userId, author, input, id }: CreateNo
  * tags are read after that lock, so a tag deleted meanwhile is simply not
  * attached.
  */
-export async function insertNote(tx: Transaction, { userId, input: given, keep, id: givenId }: Omit<CreateNoteOptions, "author">): Promise<VersionedNote> {
-  const input = await resolveMarkdownBody(given);
+export async function insertNote(
+  tx: Transaction,
+  { userId, input, keep, id: givenId }: Omit<CreateNoteOptions, "author" | "input"> & { input: ResolvedBody<TCreateNote> },
+): Promise<VersionedNote> {
   const tagIds = await ownedTagIds(tx, userId, input.tagIds);
   // One timestamp for both, so updatedAt equals createdAt on a new note.
   const now = new Date();
@@ -135,7 +101,7 @@ export type UpdateNoteOptions = {
   userId: string;
   /** Who writes: recorded in the revision this write makes ("system" when omitted: scripts). */
   author?: RevisionAuthor;
-  input: TUpdateNote | ResolvedBody<TUpdateNote>;
+  input: TUpdateNote;
   /** Write only if the note is still at this version (If-Match); otherwise 412 with the current note. */
   ifVersion?: number;
   /** The write puts back the note's revision of this version (restoreRevision): its revision is recorded as a restore. */
@@ -149,7 +115,7 @@ export type UpdateNoteOptions = {
  */
 export async function updateNote(db: Db, { id, userId, author, input: given, ifVersion, restoredFrom }: UpdateNoteOptions): Promise<VersionedNote> {
   // Markdown written back keeps every block whose Markdown it left unchanged.
-  const current = "contentMarkdown" in given && given.contentMarkdown !== undefined ? await blocksToKeep(db, { id, userId, ifVersion }) : undefined;
+  const current = "contentMarkdown" in given && given.contentMarkdown !== undefined ? await markdownBase(db, { id, userId, ifVersion }) : undefined;
   // Converted before the transaction opens, so no transaction waits on a conversion.
   const input = await resolveMarkdownBody(given, current);
   // The account's write lock first, before the note's row: the change this
@@ -172,6 +138,12 @@ export type WriteNoteUpdateOptions = {
   ifVersion?: number;
   /** Write a new version even when nothing stored changes (a restore); otherwise such a write answers the note as it is. */
   evenIfUnchanged?: boolean;
+  /**
+   * The stored content's leading and trailing blocks `input.content` keeps
+   * as they are (a targeted edit, at the version the row is locked at): when
+   * only one block lies between, only it is sent, and the rest is the row's.
+   */
+  keptBlocks?: { head: number; tail: number; storedLength: number };
 };
 
 /**
@@ -183,7 +155,10 @@ export type WriteNoteUpdateOptions = {
  * the note's row, so the revision the row's write records (see the
  * note_revisions migration) has it.
  */
-export async function writeNoteUpdate(tx: Transaction, { id, userId, input, ifVersion, evenIfUnchanged }: WriteNoteUpdateOptions): Promise<VersionedNote> {
+export async function writeNoteUpdate(
+  tx: Transaction,
+  { id, userId, input, ifVersion, evenIfUnchanged, keptBlocks }: WriteNoteUpdateOptions,
+): Promise<VersionedNote> {
   const tagIds = input.tagIds === undefined ? undefined : await ownedTagIds(tx, userId, input.tagIds);
   const unchanged = evenIfUnchanged ? null : await noteIfUnchanged(tx, { id, userId, input, tagIds, ifVersion });
   if (unchanged) return unchanged;
@@ -198,7 +173,7 @@ export async function writeNoteUpdate(tx: Transaction, { id, userId, input, ifVe
   // much again as the write, and reading it back as much once more.
   const sets = [
     input.title === undefined ? null : Prisma.sql`title = ${input.title}`,
-    input.content === undefined ? null : Prisma.sql`content = ${JSON.stringify(input.content)}::jsonb`,
+    input.content === undefined ? null : Prisma.sql`content = ${contentSql(input.content, keptBlocks)}`,
     input.contentText === undefined ? null : Prisma.sql`content_text = ${input.contentText}`,
     input.derivedMarkdown === undefined ? null : Prisma.sql`content_markdown = ${input.derivedMarkdown}`,
     input.pinned === undefined ? null : Prisma.sql`pinned = ${input.pinned}`,
@@ -211,6 +186,19 @@ export async function writeNoteUpdate(tx: Transaction, { id, userId, input, ifVe
     RETURNING n.version, ${NOTE_JSON}::text AS note`);
   if (!written) throw await missingOrModified(tx, { id, userId });
   return { note: JSON.parse(written.note) as TNote, version: written.version };
+}
+
+/**
+ * The new content as SQL: when it replaces one block of the stored content
+ * and keeps the rest (a one-block edit), only that block is sent and set in
+ * the row's content (jsonb_set costs about half of parsing the whole body
+ * again); otherwise the whole content.
+ */
+function contentSql(content: unknown, kept: WriteNoteUpdateOptions["keptBlocks"]): Prisma.Sql {
+  if (kept && Array.isArray(content) && content.length === kept.storedLength && kept.head + kept.tail === content.length - 1) {
+    return Prisma.sql`jsonb_set(n.content, ${[String(kept.head)]}::text[], ${JSON.stringify(content[kept.head])}::jsonb)`;
+  }
+  return Prisma.sql`${JSON.stringify(content)}::jsonb`;
 }
 
 /**

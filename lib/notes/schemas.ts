@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { CONTENT_LIMITS, contentLimitViolation } from "@/lib/editor/content-limits";
-import { isStorableJson, storableText, toPlainJson, UNSTORABLE_MESSAGE } from "@/lib/storable-text";
+import { CONTENT_LIMITS, contentLimitViolation } from "@/lib/body/content-limits";
+import { isStorableJson, storableText, toPlainJson, UNSTORABLE_MESSAGE } from "@/lib/db/storable-text";
 import { decodeCursor } from "@/lib/notes/cursor";
 import { ZTagSchema } from "@/lib/tags/schemas";
 
@@ -18,7 +18,8 @@ export const SEARCH_MAX = 1000;
 const LIST_LIMIT_MAX = 500;
 const LIST_LIMIT_DEFAULT = 100;
 
-const queryBoolean = z.enum(["true", "false"]).transform((value) => value === "true");
+/** Query-string boolean: "true" or "false" (described as the boolean it is, see lib/json-schema.ts). */
+export const queryBoolean = z.enum(["true", "false"]).transform((value) => value === "true");
 
 export const ZListNotesQuerySchema = z
   .object({

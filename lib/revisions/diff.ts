@@ -1,5 +1,5 @@
 import { diffArrays } from "diff";
-import { inlineText } from "@/lib/editor/content-text";
+import { inlineText } from "@/lib/body/content-text";
 
 /** One line of a readable comparison, or a run of unchanged lines left out. */
 export type ChangeLine = { kind: "same" | "removed" | "added"; text: string } | { kind: "skipped"; count: number };

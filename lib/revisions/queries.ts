@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { ownedBy } from "@/lib/db/owner";
-import { contentToText } from "@/lib/editor/content-text";
-import { contentToMarkdown, noteMarkdown } from "@/lib/editor/markdown";
+import { contentToText } from "@/lib/body/content-text";
+import { contentToMarkdown, noteMarkdown } from "@/lib/body/markdown";
 import { AppError, noteNotFound } from "@/lib/errors";
 import { serializeTag, TAG_SELECT } from "@/lib/tags/serialize";
 import { AGENT_AUTHOR_KINDS } from "@/lib/db/author";
@@ -123,7 +123,7 @@ type ContentState = { content: unknown; contentText: string };
  * change's text between). At most note_revision_max_depth() changes follow a
  * keyframe. A revision recorded before text was kept beside blocks has none:
  * its text is derived from its blocks, and no later change builds on it (see
- * the revisions_keep_every_version migration).
+ * the revision policy, prisma/definitions/note_revisions.sql).
  */
 async function statesBetween(db: Db, { noteId, from, to }: { noteId: string; from: number; to: number }): Promise<Map<number, ContentState>> {
   const chain = await db.$queryRaw<ChainRow[]>`

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { storableText } from "@/lib/storable-text";
+import { storableText } from "@/lib/db/storable-text";
 
 export const TAG_NAME_MAX = 50;
 

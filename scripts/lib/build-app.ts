@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { build } from "esbuild";
-import { bundledWorkerPath } from "@/lib/editor/worker-file";
+import { bundledWorkerPath } from "@/lib/body/worker-file";
 import { bundledServerPath } from "@/scripts/lib/server-options";
 
 /**
@@ -27,12 +27,12 @@ export async function bundleForNode(root: string, entry: string, outfile: string
 }
 
 /**
- * The conversion pool's worker (lib/editor/conversion-worker-main.ts) as one
+ * The conversion pool's worker (lib/body/conversion-worker-main.ts) as one
  * ES module. Loaded through tsx from a checkout it costs more memory and
  * starts slower: measured with one worker, 124 MB instead of 161 MB once loaded.
  */
 export async function bundleConversionWorker(root: string, outfile: string): Promise<void> {
-  await bundleForNode(root, "lib/editor/conversion-worker-main.ts", outfile);
+  await bundleForNode(root, "lib/body/conversion-worker-main.ts", outfile);
 }
 
 /**

@@ -8,7 +8,7 @@ import path from "node:path";
 import readline from "node:readline";
 import type { Readable } from "node:stream";
 import { API_INDEX_PATH } from "@/lib/api-paths";
-import { processIds, procStatFields } from "@/lib/linux-proc";
+import { processIds, procStatFields } from "@/lib/server/linux-proc";
 import { SERVER_ENV, serverEntryArgs } from "./server-options";
 
 // Child processes for the dev script, the benchmark and the tests alike: one
@@ -163,11 +163,13 @@ export const stripControlSequences = (line: string) => line.replace(CONTROL_SEQU
 
 /**
  * Writes each line of `stream` to `out` behind `prefix`, so interleaved logs
- * stay attributable. Lines with nothing visible (blank, or only cursor codes) are dropped.
+ * stay attributable. Lines with nothing visible (blank, or only cursor codes)
+ * are dropped, and so are those `keep` (given each line without its colours) refuses.
  */
-export function prefixLines(stream: Readable, prefix: string, out: NodeJS.WritableStream = process.stdout): void {
+export function prefixLines(stream: Readable, prefix: string, out: NodeJS.WritableStream = process.stdout, keep: (line: string) => boolean = () => true): void {
   readline.createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => {
-    if (line.replace(CONTROL_SEQUENCE, "").trim() === "") return;
+    const visible = line.replace(CONTROL_SEQUENCE, "");
+    if (visible.trim() === "" || !keep(visible)) return;
     out.write(`${prefix} ${line}\n`);
   });
 }

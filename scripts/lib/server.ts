@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from "node:net";
 import next from "next";
 import { AppError, methodNotAllowedError, REQUEST_ID_HEADER, toErrorParts, type ErrorParts } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { requestIdOf, startRequest } from "@/lib/server/request-log";
 
 export type AppServerOptions = {
   /** The app's root (holds `.next`). */
@@ -25,9 +26,6 @@ const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTION
 
 const MAX_TARGET_LENGTH = 8192;
 
-// A caller's (or load balancer's) id is kept when it is a plain token; anything else is replaced.
-const INCOMING_REQUEST_ID = /^[\w.:@-]{1,128}$/;
-
 /**
  * The production server: Next.js's request handler behind node:http, so the
  * process owns what `next start` hides: the raw request (malformed URLs and
@@ -45,10 +43,11 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const active = new Set<http.ServerResponse>();
 
   const server = http.createServer((req, res) => {
-    const incoming = req.headers[REQUEST_ID_HEADER];
-    const requestId = typeof incoming === "string" && INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdOf(req.headers[REQUEST_ID_HEADER]);
     req.headers[REQUEST_ID_HEADER] = requestId;
     res.setHeader("X-Request-Id", requestId);
+    const logged = startRequest({ method: req.method ?? "GET", url: req.url ?? "/", requestId });
+    res.once("close", () => logged.end(res.statusCode, !res.writableFinished));
     // Once draining, each answer closes its connection, so no socket outlives its request.
     if (draining) res.setHeader("Connection", "close");
     active.add(res);
@@ -57,7 +56,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
 
     const rejection = checkRawRequest(req);
     if (rejection) return sendParts(res, rejection);
-    handle(req, res).catch((err: unknown) => {
+    logged.run(() => handle(req, res)).catch((err: unknown) => {
       const parts = toErrorParts(err, requestFacade(requestId));
       if (!res.headersSent) sendParts(res, parts);
       else res.destroy();

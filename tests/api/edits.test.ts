@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
-import { contentToText } from "@/lib/editor/content-text";
+import { contentToText } from "@/lib/body/content-text";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
 import { useApiStack, type SeededUser } from "@/tests/helpers/notes-app";
 import { heading, paragraph, richNotes } from "@/tests/helpers/rich-notes";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
-import { contentToText } from "@/lib/editor/content-text";
+import { contentToText } from "@/lib/body/content-text";
 import { useMcpClients } from "@/tests/helpers/mcp-client";
 import { useApiStack, type SeededUser } from "@/tests/helpers/notes-app";
 

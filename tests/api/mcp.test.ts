@@ -558,6 +558,19 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
       expect(own.status).toBe(200);
     });
 
+    it("refuses a request addressed to another host than APP_URL's, with or without an Origin", async () => {
+      const before = stack.identity.calls;
+      const token = stack.freshUser().token();
+      for (const headers of [{ host: "evil.example.com" }, { host: "evil.example.com", origin: "http://evil.example.com" }] as Record<string, string>[]) {
+        const res = await stack.api("/api/mcp", { method: "POST", token, json: initialize, headers: { ...accept, ...headers } });
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual({ error: "Cross-origin request refused" });
+      }
+      expect(stack.identity.calls).toBe(before);
+      const own = await stack.api("/api/mcp", { method: "POST", token, json: initialize, headers: { ...accept, host: new URL(stack.app.url).host } });
+      expect(own.status).toBe(200);
+    });
+
     it("declares what it can deliver: no list_changed from a stateless server; tool arguments closed as the tools are", async () => {
       const res = await stack.api("/api/mcp", { method: "POST", token: stack.freshUser().token(), json: initialize, headers: accept });
       expect(res.body.result.capabilities).toMatchObject({ tools: { listChanged: false }, resources: { listChanged: false } });

@@ -2,7 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { API_ROUTES } from "@/lib/api/routes";
-import { NOTE_TOOLS } from "@/lib/mcp/tools";
+import { runAction } from "@/lib/actions/run-action";
+import { deleteTagOperation, listTagsOperation } from "@/lib/api/operations/tags";
+import { MCP_TOOLS } from "@/lib/api/operations/tools";
 import { useMcpClients } from "@/tests/helpers/mcp-client";
 import { useApiStack } from "@/tests/helpers/notes-app";
 import { ROOT } from "@/tests/helpers/test-app";
@@ -44,16 +46,29 @@ describe("the operation table (lib/api/routes.ts)", () => {
     for (const op of API_ROUTES) expect(doc.paths[op.path][op.method.toLowerCase()].summary, name(op)).toBe(op.description);
   });
 
-  it("each operation marked mcp names a tool of tools/list, and each tool is named by exactly one operation", async () => {
-    const linked = API_ROUTES.flatMap((op) => (op.mcp ? [op.mcp.tool] : []));
-    expect(new Set(linked).size, "one operation per tool").toBe(linked.length);
+  it("the MCP tools are the operations marked mcp, each once, plus those declared MCP-only; tools/list and the endpoint's description name them all", async () => {
+    const names = MCP_TOOLS.map((op) => op.mcp.tool);
+    expect(new Set(names).size, "one operation per tool").toBe(names.length);
+    // Every REST operation with a tool is in the tool table; every other tool says it is MCP's alone.
+    for (const op of API_ROUTES) if (op.mcp) expect(MCP_TOOLS, name(op)).toContain(op);
+    for (const op of MCP_TOOLS) expect(API_ROUTES.includes(op as (typeof API_ROUTES)[number]) || (op as { mcpOnly?: true }).mcpOnly, op.mcp.tool).toBe(true);
+    expect(MCP_TOOLS.filter((op) => "mcpOnly" in op).map((op) => op.mcp.tool).sort()).toEqual(["search_notes", "upload_attachment"]);
     const client = await connect(stack.freshUser().token());
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual([...linked].sort());
-    expect(NOTE_TOOLS.map((tool) => tool.name).sort()).toEqual([...linked].sort());
+    expect(tools.map((tool) => tool.name)).toEqual(names);
     // The MCP endpoint's own description names the same tools.
     const mcp = API_ROUTES.find((op) => op.path.endsWith("/mcp"))!;
-    expect(mcp.description.match(/tools (.*)\.$/)![1]!.split(", ").sort()).toEqual([...linked].sort());
+    expect(mcp.description.match(/tools (.*)\.$/)![1]!.split(", ")).toEqual(names);
+    // And docs/api.md's table of tools, in the same order.
+    const docs = fs.readFileSync(path.join(ROOT, "docs", "api.md"), "utf8").split("\n### MCP\n")[1]!.split("\n### ")[0]!;
+    expect([...docs.matchAll(/^\| `([a-z_]+)` \|/gm)].map((match) => match[1])).toEqual(names);
+  });
+
+  it("a server action runs only an operation whose definition opens it to the browser's session", async () => {
+    const words = { signedOut: "signed out", fail: () => "failed" };
+    expect(listTagsOperation.callers).toEqual(["token"]);
+    await expect(runAction(listTagsOperation, {}, words)).rejects.toThrow("A server action may only run an operation open to the browser's session");
+    expect(deleteTagOperation.callers).toContain("session");
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contentToText } from "@/lib/editor/content-text";
+import { contentToText } from "@/lib/body/content-text";
 import { createNote } from "@/lib/notes/mutations";
 import { editorBody, startBrowserStack, waitForSaved, type BrowserStack } from "@/tests/helpers/browser";
 import { storedNote } from "@/tests/helpers/editor";

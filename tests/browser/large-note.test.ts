@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contentToText } from "@/lib/editor/content-text";
+import { contentToText } from "@/lib/body/content-text";
 import { createNote } from "@/lib/notes/mutations";
 import { editorBody, screenshot, startBrowserStack, waitForSaved, type BrowserStack } from "@/tests/helpers/browser";
 import { ROOT } from "@/tests/helpers/test-app";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contentToText } from "@/lib/editor/content-text";
+import { contentToText } from "@/lib/body/content-text";
 import { createNote } from "@/lib/notes/mutations";
 import { createTag } from "@/lib/tags/mutations";
 import { editorBody, startBrowserStack, type BrowserStack } from "@/tests/helpers/browser";
@@ -47,6 +47,7 @@ describe("layout and accessibility of every page", () => {
         // A name with no space to wrap at, on the pinned note: the list, its filter and the note's picker must hold it.
         const longTag = await createTag(db, { userId, input: { name: LONG_TAG } });
         const content = [
+          { type: "heading", props: { level: 1 }, content: text("Planning") },
           { type: "heading", props: { level: 2 }, content: text("Agenda") },
           { type: "paragraph", content: text("Look at last quarter, then agree on what comes next. https://example.com/a/very/long/link/that/must/wrap/somewhere/on/a/phone") },
           { type: "codeBlock", props: { language: "typescript" }, content: text('const total = items.reduce((sum, item) => sum + item.price * item.quantity, 0);\nconsole.log("total", total);') },
@@ -331,6 +332,17 @@ describe("layout and accessibility of every page", () => {
         });
         expect(arabic.rightGap, `${size.name}: right-to-left text against the right edge`).toBeLessThan(2);
         expect(arabic.onRightHalf).toBe(true);
+
+        // The title is the note's largest text at every width: no heading in the body outgrows it.
+        const sizes = await page.evaluate(() => {
+          const size = (element: Element) => parseFloat(getComputedStyle(element).fontSize);
+          return {
+            title: size(document.querySelector("#note-title")!),
+            headings: [...document.querySelectorAll('.bn-editor [data-content-type="heading"] .bn-inline-content')].map(size),
+          };
+        });
+        expect(sizes.headings.length).toBeGreaterThan(1);
+        expect(Math.max(...sizes.headings), `${size.name}: the largest heading against the title`).toBeLessThan(sizes.title);
 
         // Below desktop widths every table fits the page, columns widened in the editor too: nothing scrolls sideways out of the keyboard's reach.
         if (size.width < 1024) {

@@ -166,3 +166,43 @@ describe("a note whose body the editor cannot show as it is stored", () => {
     expect(kept.some((revision) => JSON.stringify(revision).includes('"callout"'))).toBe(true);
   });
 });
+
+// An image among words, and one inside a link, written as Markdown by an agent: the editor shows
+// both as images in their lines, and the person's edit next to them keeps them as they were.
+describe("images among a line's text, written by an agent", () => {
+  let stack: BrowserStack;
+  let page: Page;
+  const person = { email: "lin@example.com", password: "lin-password-12" };
+  const token = () => stack.tokenFor(person.email);
+
+  beforeAll(async () => {
+    stack = await startBrowserStack({ accounts: [person] });
+    ({ page } = await stack.newPage());
+    await stack.signIn(page, person);
+  });
+  afterAll(() => stack?.stop());
+
+  it("show as images in the editor and survive the person's edit", async () => {
+    const markdown = 'Look ![a moon](/moon.png "The moon") here and [![a sun](/sun.png)](https://example.com/sun) there';
+    const created = await stack.api("/api/notes", { method: "POST", token: token(), json: { title: "Sky", contentMarkdown: markdown } });
+    expect(created.status).toBe(201);
+    const id: string = created.body.note.id;
+    const before = (await stack.api(`/api/notes/${id}`, { token: token() })).body.note;
+    await page.goto(`/notes/${id}`);
+    const editor = page.locator(".bn-editor");
+    await editor.locator('img.inline-image[alt="a moon"]').waitFor();
+    expect(await editor.locator('img.inline-image[alt="a moon"]').getAttribute("title")).toBe("The moon");
+    expect(await editor.locator('a[href="https://example.com/sun"] img.inline-image[alt="a sun"]').count()).toBe(1);
+
+    await editor.getByText("there").click();
+    await page.keyboard.press("End");
+    await page.keyboard.type(", edited");
+    await waitForSaved(page);
+    const stored = (await stack.api(`/api/notes/${id}`, { token: token() })).body.note;
+    const images = (content: { content: { type: string }[] }[]) => content[0]!.content.filter((item) => item.type === "inlineImage");
+    expect(images(stored.content)).toEqual(images(before.content));
+    expect(stored.contentText).toContain("there, edited");
+    const read = await stack.api(`/api/notes/${id}?format=markdown`, { token: token() });
+    expect(read.text).toContain('Look ![a moon](/moon.png "The moon") here and [![a sun](/sun.png)](https://example.com/sun) there, edited');
+  });
+});

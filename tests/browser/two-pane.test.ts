@@ -1,7 +1,7 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contentToText } from "@/lib/editor/content-text";
+import { contentToText } from "@/lib/body/content-text";
 import { createNote } from "@/lib/notes/mutations";
 import { createTag } from "@/lib/tags/mutations";
 import { editorBody, noteIdFromUrl, pressShortcut, screenshot, startBrowserStack, waitForSaved, type BrowserStack } from "@/tests/helpers/browser";

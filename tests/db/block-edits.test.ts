@@ -1,11 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { agentAuthor, personAuthor } from "@/lib/db/author";
 import type { Db } from "@/lib/db/client";
-import { storedBlockProblem } from "@/lib/editor/block-shape";
+import { storedBlockProblem } from "@/lib/body/block-shape";
 import { AppError } from "@/lib/errors";
 import { editNote } from "@/lib/notes/edits";
 import { createNote } from "@/lib/notes/mutations";
 import { getNoteOrThrow } from "@/lib/notes/queries";
+import { updateNote } from "@/lib/notes/mutations";
+import { getRevisionOrThrow, listRevisions } from "@/lib/revisions/queries";
 import { ZEditNoteSchema } from "@/lib/notes/schemas";
 import { createUser } from "@/lib/users/mutations";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";
@@ -130,6 +133,71 @@ describe.each(TEST_DB_KINDS)("targeted edits refuse blocks the editor cannot rea
       const divider = (await current()).content[1]!;
       expect(divider).toEqual({ id: "p-1", type: "divider", props: {}, children: divider.children });
       expect(storedBlockProblem(divider, "divider")).toBeNull();
+    });
+  });
+});
+
+describe.each(TEST_DB_KINDS)("targeted edits in the history (%s)", (kind) => {
+  const database = useTestDatabase(kind);
+
+  it("keeps every version an edit makes, each read back as the note was, whoever edits and whatever changes", async () => {
+    await database.withDb(async (db) => {
+      const user = await createUser(db, { email: `${randomUUID()}@example.com` });
+      const agent = agentAuthor("api", user);
+      const person = personAuthor(user, randomUUID());
+      const blocks = Array.from({ length: 40 }, (_, i) => paragraphWithId(`b-${i}`, `Paragraph ${i}: café 😀 text.`)) as Block[];
+      blocks[5] = { ...heading(2, "Plan"), id: "h-plan" } as Block;
+      blocks[8] = { ...heading(2, "Next"), id: "h-next" } as Block;
+      blocks[9] = { ...paragraphWithId("b-9", "with a child"), children: [paragraphWithId("b-9-1", "nested 😁")] } as Block;
+      const { note } = await createNote(db, { userId: user.id, input: { title: "Long", content: blocks } });
+      const edit = (author: typeof agent, operations: unknown[]) =>
+        editNote(db, { id: note.id, userId: user.id, author, operations: ZEditNoteSchema.parse({ operations }).operations });
+      const states = new Map<number, { content: unknown; contentText: string }>();
+      const remember = async () => {
+        const { note: read, version } = await getNoteOrThrow(db, { id: note.id, userId: user.id });
+        states.set(version, { content: read.content, contentText: read.contentText });
+      };
+      await remember();
+      const steps: [typeof agent, unknown[]][] = [
+        [agent, [{ op: "update_block", blockId: "b-20", content: "Rewritten 😀 in the middle" }]],
+        [agent, [{ op: "update_block", blockId: "b-9-1", content: "the child changed é" }]],
+        [agent, [{ op: "append", markdown: "An appended paragraph." }]],
+        [agent, [{ op: "prepend", blocks: [paragraphWithId("first", "A new first 😁")] }]],
+        [agent, [{ op: "delete_block", blockId: "b-30" }]],
+        [agent, [{ op: "move_block", blockId: "b-2", to: "end" }]],
+        [agent, [{ op: "replace_text", find: "Paragraph 1:", replace: "Paragraph one:", expectedCount: 1 }]],
+        [agent, [{ op: "replace_section", heading: "Plan", keepHeading: true, markdown: "New plan 😀." }]],
+        // A person's edits in one session join one revision, each edit's change inside the one before.
+        [person, [{ op: "update_block", blockId: "b-25", content: "a person's first" }]],
+        [person, [{ op: "update_block", blockId: "b-26", content: "a person's second" }]],
+        [person, [{ op: "update_block", blockId: "b-25", content: "a person's third" }, { op: "set_title", title: "Renamed" }]],
+        [agent, [{ op: "insert_after_section", heading: "Plan", blocks: [paragraphWithId("after-plan", "after")] }, { op: "delete_block", blockId: "b-39" }]],
+      ];
+      for (const [author, operations] of steps) {
+        await edit(author, operations);
+        await remember();
+        // A PATCH of the whole content between edits: the history continues from it.
+        if (states.size === 6) {
+          const { note: read } = await getNoteOrThrow(db, { id: note.id, userId: user.id });
+          await updateNote(db, { id: note.id, userId: user.id, author: agent, input: { content: [...(read.content as Block[]), paragraphWithId("patched", "patched")] } });
+          await remember();
+        }
+      }
+      const { revisions } = await listRevisions(db, { noteId: note.id, userId: user.id, limit: 100 });
+      // The person's three edits are one revision: the state after the first two is not a version of its own.
+      const folded = [...states.keys()].slice(-4, -2);
+      expect(revisions.map((revision) => revision.version).sort((a, b) => a - b)).toEqual([...states.keys()].filter((version) => !folded.includes(version)));
+      for (const revision of revisions) {
+        const { revision: read } = await getRevisionOrThrow(db, { noteId: note.id, revisionId: revision.id, userId: user.id });
+        expect({ version: revision.version, content: read.content, contentText: read.contentText }).toEqual({ version: revision.version, ...states.get(revision.version) });
+      }
+      // A one-block edit stored that block and the characters around it that changed, not the note
+      // (version 3: the text of version 1 is empty, as createNote was given none).
+      const [first] = await db.$queryRaw<{ keep_head: number; keep_tail: number; blocks: unknown[]; text_keep_head: number; text_keep_tail: number }[]>`
+        SELECT keep_head, keep_tail, blocks, text_keep_head, text_keep_tail FROM note_revisions WHERE note_id = ${note.id}::uuid AND version = 3`;
+      expect(first).toMatchObject({ keep_head: 9, keep_tail: 30, blocks: [expect.objectContaining({ id: "b-9" })] });
+      expect(first!.text_keep_head).toBeGreaterThan(0);
+      expect(first!.text_keep_tail).toBeGreaterThan(0);
     });
   });
 });

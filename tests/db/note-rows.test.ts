@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { contentToText } from "@/lib/editor/content-text";
+import { contentToText } from "@/lib/body/content-text";
 import { createNote, updateNote } from "@/lib/notes/mutations";
-import { listNoteRowGroups } from "@/lib/note-rows";
+import { listNoteRowGroups } from "@/lib/notes/rows";
 import { createTag } from "@/lib/tags/mutations";
 import { createUser } from "@/lib/users/mutations";
 import { TEST_DB_KINDS } from "@/tests/helpers/env";

@@ -14,8 +14,8 @@ import { TEST_DB_KINDS } from "@/tests/helpers/env";
 import { paragraphWithId } from "@/tests/helpers/rich-notes";
 import { useTestDatabase } from "@/tests/helpers/test-db";
 
-// The recording rule of note_revision_record (revision_versions_at_pauses_and_sessions
-// migration), checked over random sequences of writes by every kind of author
+// The recording rule of note_revision_record (the revision policy,
+// prisma/definitions/note_revisions.sql), checked over random sequences of writes by every kind of author
 // and restores of random earlier revisions, the person's saves coming from two
 // editor sessions (two visits to the note). Time is the revisions' clock:
 // waiting `d` is moving the note's revision timestamps `d` into the past, which
@@ -128,7 +128,7 @@ async function checkSequence(
   const created = await createNote(db, {
     userId,
     author: authors[creator],
-    input: { title: first.title, content: first.content, contentText: first.contentText, derivedMarkdown: null },
+    input: { title: first.title, content: first.content, contentText: first.contentText },
   });
   const noteId = created.note.id;
   const steps: Step[] = [{ state: first, version: created.version, author: creator, restore: false, at: 0 }];

@@ -12,7 +12,7 @@ import { addPartnerKey } from "@/identity/partners";
 import { addUserKey } from "@/identity/users";
 import { createDb } from "@/lib/db/client";
 import { createUser } from "@/lib/users/mutations";
-import { buildStandalone, TEST_STANDALONE_DIST } from "@/scripts/build-standalone";
+import { buildStandalone, CONTAINER_DIR } from "@/scripts/build-standalone";
 import { apiClient } from "@/tests/helpers/api-client";
 import { testEnv } from "@/tests/helpers/env";
 import { freePort } from "@/scripts/lib/processes";
@@ -34,7 +34,8 @@ await awaitBuild("deployments");
 //   runtime, `npm run db:migrate` as the release step, and two instances at once.
 
 const EMAIL = "partner-dev@example.com";
-const STANDALONE_DIST = TEST_STANDALONE_DIST;
+/** The tests' build folder, which the container's server reads its files from (tests/helpers/build-for-tests.ts). */
+const STANDALONE_DIST = ".next";
 const NOBODY = 65534;
 
 const postgres = testEnv.TEST_DATABASE_URL;
@@ -136,9 +137,10 @@ describe.skipIf(!postgres)("deploying", () => {
   it(
     "container: the image's folder, run as an unprivileged user with only environment variables",
     async () => {
-      // The global setup built it (or, with TEST_SKIP_BUILD=1, an earlier run did; else it is built now).
-      const built = await buildStandalone({ root: ROOT, distDir: STANDALONE_DIST, skipNextBuild: true });
-      // What `COPY --from=build /app/.next/standalone ./` puts in the image, owned by root and read by the app's user.
+      // The global setup made it (or, with TEST_SKIP_BUILD=1, an earlier run did; else it is made now).
+      const made = path.join(ROOT, CONTAINER_DIR);
+      const built = fs.existsSync(path.join(made, "server.js")) ? made : await buildStandalone({ root: ROOT, distDir: STANDALONE_DIST });
+      // What `COPY --from=build /app/dist/container ./` puts in the image, owned by root and read by the app's user.
       const image = fs.mkdtempSync(path.join(os.tmpdir(), "notes-image-"));
       fs.chmodSync(image, 0o755);
       fs.cpSync(built, image, { recursive: true, verbatimSymlinks: true });

@@ -27,7 +27,7 @@ await awaitBuild("deployments");
 // checks the block's output under. A block without one fails the test, so a
 // new block is run or skipped on purpose.
 
-const START_TIMEOUT_MS = 90_000;
+const START_TIMEOUT_MS = 180_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 type Block = { name: string; code: string; line: number; file: string };

@@ -252,4 +252,18 @@ describe.skipIf(!postgres || !haveBouncer)("serverless: the Lambda function thro
   it("runs from its own output only: nothing of the checkout is open in an instance", () => {
     for (const instance of instances) expect(filesOpenIn(instance.child.pid!, ROOT)).toEqual([]);
   });
+
+  it("logs one line per request, as npm start does: the path without its query, the status, the request id it answered with", async () => {
+    const requestId = `serverless-log-${Date.now()}`;
+    const res = await fetch(`${urls[0]}/api/notes?search=private-words`, { headers: { "x-session-token": await token(), "x-request-id": requestId } });
+    expect(res.status).toBe(200);
+    const line = () =>
+      instances[0]!
+        .output()
+        .split("\n")
+        .filter((text) => text.startsWith("{") && text.includes(requestId))
+        .map((text) => JSON.parse(text) as Record<string, unknown>)[0];
+    await expect.poll(line).toMatchObject({ event: "request", method: "GET", path: "/api/notes", status: 200, requestId, accountId: expect.any(String) });
+    expect(instances[0]!.output()).not.toContain("private-words");
+  });
 });

@@ -52,7 +52,8 @@ export type BrowserStackOptions = {
   dev?: boolean;
 };
 
-async function launchChromium(): Promise<Browser> {
+/** Chromium as the browser tests run it (the system's, else the bundled one). */
+export async function launchChromium(): Promise<Browser> {
   const { path: executablePath } = await chromiumExecutable();
   return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 }

@@ -4,7 +4,7 @@
 // every file of the built layers waits for (tests/helpers/await-build.ts).
 import path from "node:path";
 import { buildServerless } from "@/scripts/build-serverless";
-import { buildStandalone, TEST_STANDALONE_DIST } from "@/scripts/build-standalone";
+import { buildStandalone } from "@/scripts/build-standalone";
 import { buildProductionApp } from "@/scripts/lib/build-app";
 import { buildStatusFile, writeBuildStatus, type BuildStatus } from "./build-status";
 import { testEnv } from "./env";
@@ -19,9 +19,8 @@ async function buildApp(): Promise<void> {
 /** The deployments, made from the app's build while the tests that need only the app run. They run on PostgreSQL only (tests/e2e/deploy.test.ts, serverless.test.ts). */
 async function buildDeployments(): Promise<void> {
   if (!testEnv.TEST_DATABASE_URL) return;
-  // Packaged before the container's additions land in .next/standalone: the function gets none of them.
   await timed("Packaged the serverless function", () => buildServerless({ root: ROOT, prebuilt: ".next" }));
-  await timed("Made the container's folder", () => buildStandalone({ root: ROOT, distDir: TEST_STANDALONE_DIST, skipNextBuild: true }));
+  await timed("Made the container's folder", () => buildStandalone({ root: ROOT, distDir: ".next" }));
 }
 
 /** Runs one step of the build and says how long it took. */

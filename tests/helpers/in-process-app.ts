@@ -231,7 +231,7 @@ export async function startInProcessApp(env: Record<string, string | undefined>)
       try {
         await Promise.allSettled([...pending]);
         // The app's process-wide resources, as a server's shutdown ends them: the conversion workers and the database client.
-        const { closeConversionPool } = await import("@/lib/editor/conversion-pool");
+        const { closeConversionPool } = await import("@/lib/body/conversion-pool");
         await closeConversionPool();
         await closeDatabaseClient();
       } finally {

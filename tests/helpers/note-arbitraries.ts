@@ -7,7 +7,7 @@
  * adjacent text of equal styles merged.
  */
 import fc from "fast-check";
-import type { Block, Inline, StyledText, TableCell, TableContent } from "@/lib/editor/markdown-blocks";
+import type { Block, Inline, InlineImage, StyledText, TableCell, TableContent } from "@/lib/body/markdown-blocks";
 
 const COLOURS = ["default", "red", "blue", "green", "yellow", "orange", "purple", "pink", "brown", "gray"] as const;
 const ALIGNMENTS = ["left", "center", "right", "justify"] as const;
@@ -72,8 +72,20 @@ function mergeRuns(items: readonly Inline[]): Inline[] {
   return out;
 }
 
+/** An image among text, alone or inside a link (`href`). */
+const inlineImage: fc.Arbitrary<InlineImage> = fc
+  .record({
+    url: fc.constantFrom("https://example.com/a.png", "https://example.com/with space.png", "/api/attachments/1", ""),
+    alt: fc.constantFrom("", "moon", "a [b] *c*"),
+    title: fc.constantFrom("", "A title", 'with "quotes"'),
+    href: fc.constantFrom("", "", ...HREFS),
+  })
+  .map((props) => ({ type: "inlineImage" as const, props }));
+
 export const inlineContent = (maxLength = 4): fc.Arbitrary<Inline[]> =>
-  fc.array(fc.oneof({ weight: 5, arbitrary: styledText }, { weight: 1, arbitrary: link }), { maxLength }).map(mergeRuns);
+  fc
+    .array(fc.oneof({ weight: 10, arbitrary: styledText }, { weight: 2, arbitrary: link }, { weight: 1, arbitrary: inlineImage }), { maxLength })
+    .map(mergeRuns);
 
 let counter = 0;
 const id = fc.constant(null).map(() => `block-${(counter += 1).toString(36)}`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { noteMarkdown } from "@/lib/editor/markdown";
+import { noteMarkdown } from "@/lib/body/markdown";
 import { ERRORS } from "@/lib/errors";
 import { createUser } from "@/lib/users/mutations";
 import { isAlive, waitFor } from "@/scripts/lib/processes";

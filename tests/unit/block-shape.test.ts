@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BLOCK_TYPES, MAX_BLOCK_DEPTH, partialBlockProblem, storedBlockProblem } from "@/lib/editor/block-shape";
-import { noteSchema } from "@/lib/editor/schema";
+import { BLOCK_TYPES, MAX_BLOCK_DEPTH, partialBlockProblem, storedBlockProblem } from "@/lib/body/block-shape";
+import { noteSchema } from "@/lib/body/schema";
 
 type Json = Record<string, unknown>;
 type PropSpec = { default?: unknown; type?: string; values?: readonly unknown[] };

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { applyBlockOps, mergeBody, propDefaultsOf, type MergeBlock } from "@/lib/editor/merge";
-import { noteSchema } from "@/lib/editor/schema";
+import { applyBlockOps, mergeBody, propDefaultsOf, type MergeBlock } from "@/lib/body/merge";
+import { noteSchema } from "@/lib/body/schema";
 
 const noteBlockDefaults = propDefaultsOf(noteSchema.blockSchema);
 

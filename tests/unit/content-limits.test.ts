@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CONTENT_LIMITS, contentLimitViolation } from "@/lib/editor/content-limits";
+import { CONTENT_LIMITS, contentLimitViolation } from "@/lib/body/content-limits";
 import { ZCreateNoteSchema, ZUpdateNoteSchema } from "@/lib/notes/schemas";
 
 const paragraph = (text: string, children: unknown[] = []) => ({

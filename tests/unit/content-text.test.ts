@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentToText, previewText } from "@/lib/editor/content-text";
+import { contentToText, previewText } from "@/lib/body/content-text";
 
 const text = (value: string, styles: Record<string, unknown> = {}) => ({ type: "text", text: value, styles });
 const block = (type: string, content: unknown, extra: Record<string, unknown> = {}) => ({
@@ -108,7 +108,7 @@ describe("contentToText", () => {
   it("matches the document the editor produces for every default block type", async () => {
     // The real editor, headless: what it writes into `editor.document` is what we index.
     const { BlockNoteEditor } = await import("@blocknote/core");
-    const { noteSchema } = await import("@/lib/editor/schema");
+    const { noteSchema } = await import("@/lib/body/schema");
     const editor = BlockNoteEditor.create({
       schema: noteSchema,
       initialContent: [

@@ -2,7 +2,7 @@ import v8 from "node:v8";
 import vm from "node:vm";
 import { describe, expect, it } from "vitest";
 import { realisticMarkdown } from "@/bench/markdown-notes";
-import { warmConverter, runConversion } from "@/lib/editor/conversions";
+import { warmConverter, runConversion } from "@/lib/body/conversions";
 
 /** A full collection, taken as the conversion worker takes it (the flag only long enough to get the function). */
 function fullCollection(): () => void {

@@ -8,7 +8,7 @@ process.env.CONVERSION_TIMEOUT_MS = "60000";
 // A loaded machine can take a while to start the worker: this test is not about waiting for one.
 process.env.CONVERSION_QUEUE_TIMEOUT_MS = "120000";
 
-const { runConversion, closeConversionPool } = await import("@/lib/editor/conversion-pool");
+const { runConversion, closeConversionPool } = await import("@/lib/body/conversion-pool");
 
 const BIG_TABLE = ["| item | qty |", "| --- | --- |", ...Array.from({ length: 1500 }, (_, i) => `| row ${i} | ${i} |`)].join("\n");
 

@@ -10,7 +10,7 @@ process.env.CONVERSION_THREADS = "1";
 // A loaded machine can take a while to start the worker: this test is not about waiting for one.
 process.env.CONVERSION_QUEUE_TIMEOUT_MS = "120000";
 
-const { runConversion, closeConversionPool, holdToBudget } = await import("@/lib/editor/conversion-pool");
+const { runConversion, closeConversionPool, holdToBudget } = await import("@/lib/body/conversion-pool");
 
 describe("conversion pool", () => {
   beforeAll(async () => {
@@ -34,7 +34,6 @@ describe("conversion pool", () => {
     ];
     expect(await runConversion({ kind: "content", content }, "Note")).toEqual({
       ok: true,
-      contentText: "Plan\na\nb",
       markdown: '## Plan\n\n<!-- notes:block {"type":"nonsense","content":5} -->\n\n* a\n  * b',
     });
   });

@@ -7,7 +7,7 @@ process.env.CONVERSION_QUEUE_MAX = "1";
 process.env.CONVERSION_QUEUE_TIMEOUT_MS = "100";
 process.env.CONVERSION_TIMEOUT_MS = "60000";
 
-const { runConversion, closeConversionPool } = await import("@/lib/editor/conversion-pool");
+const { runConversion, closeConversionPool } = await import("@/lib/body/conversion-pool");
 
 // A legitimate note that keeps the one worker busy for far longer than the bound: a 1,500-row table.
 const BIG_TABLE = ["| item | qty |", "| --- | --- |", ...Array.from({ length: 1500 }, (_, i) => `| row ${i} | ${i} |`)].join("\n");

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { procCpuMs, procStatFields, processIds } from "@/lib/linux-proc";
+import { procCpuMs, procStatFields, processIds } from "@/lib/server/linux-proc";
 
 describe("reading /proc", () => {
   it("finds a process's parent past a command name holding spaces and parentheses", async () => {

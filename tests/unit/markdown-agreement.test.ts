@@ -2,12 +2,12 @@ import { BlockNoteEditor } from "@blocknote/core";
 import { JSDOM } from "jsdom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { realisticMarkdown } from "@/bench/markdown-notes";
-import { markdownToBlocks } from "@/lib/editor/markdown-blocks";
-import { noteSchema } from "@/lib/editor/schema";
+import { markdownToBlocks } from "@/lib/body/markdown-blocks";
+import { noteSchema } from "@/lib/body/schema";
 
 /**
  * The browser reads pasted or imported Markdown with BlockNote's own parser;
- * the server reads an agent's with lib/editor/markdown-blocks.ts. On the
+ * the server reads an agent's with lib/body/markdown-blocks.ts. On the
  * Markdown people and agents write, both make the same blocks (ids aside).
  * Where the server's own Markdown has forms BlockNote's has not (`<br>` for an
  * empty paragraph, block comments), the server's reading is the one that

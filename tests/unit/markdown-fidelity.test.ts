@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { contentToText } from "@/lib/editor/content-text";
-import { noteMarkdown, withoutTitleLine } from "@/lib/editor/markdown";
-import { blockMarkdownList, blocksToMarkdown, markdownToBlocks, type Block, type Inline, type TableCell } from "@/lib/editor/markdown-blocks";
-import { keepUnchangedBlocks } from "@/lib/editor/markdown-merge";
+import { contentToText } from "@/lib/body/content-text";
+import { noteMarkdown, withoutTitleLine } from "@/lib/body/markdown";
+import { blockMarkdownList, blocksToMarkdown, markdownToBlocks, type Block, type Inline, type TableCell } from "@/lib/body/markdown-blocks";
+import { markdownOverBlocks } from "@/lib/body/keep-blocks";
 import { agentMarkdown, inlineContent, noteBody } from "@/tests/helpers/note-arbitraries";
 
 /**
@@ -16,7 +16,7 @@ const replay = process.env.FC_SEED ? { seed: Number(process.env.FC_SEED), path: 
 const settings = { numRuns: RUNS, ...replay };
 
 /** What an agent does: read the note as Markdown, write that Markdown back. */
-const writeBack = (current: unknown[], markdown: string) => keepUnchangedBlocks(current, markdownToBlocks(markdown));
+const writeBack = (current: unknown[], markdown: string) => markdownOverBlocks(current, markdown);
 
 describe("blocks ↔ Markdown, over generated notes", () => {
   it("1 and 5: blocks → Markdown never throws, and the Markdown read back holds every block's text", () => {
@@ -134,5 +134,33 @@ describe("notes the properties once failed on", () => {
     const markdown = blocksToMarkdown(blocks);
     expect(contentToText(markdownToBlocks(markdown))).toBe(contentToText(blocks));
     expect(writeBack(blocks, markdown)).toEqual(blocks);
+  });
+});
+
+describe("Markdown read afresh, with no stored blocks to keep", () => {
+  const withoutIds = (blocks: Block[]): unknown => blocks.map(({ id: _id, children, ...rest }) => ({ ...rest, children: withoutIds(children) }));
+  const cell = (content: Inline[]): TableCell => ({ type: "tableCell", props: { backgroundColor: "default", textColor: "default", textAlignment: "left", colspan: 1, rowspan: 1 }, content });
+  const text = (value: string, styles: Record<string, boolean> = {}): Inline => ({ type: "text", text: value, styles });
+  const image = (props: Partial<{ url: string; alt: string; title: string; href: string }>): Inline => ({ type: "inlineImage", props: { url: "/a.png", alt: "", title: "", href: "", ...props } });
+  const paragraph = (content: Inline[]): Block => ({ id: "p", type: "paragraph", props: { backgroundColor: "default", textColor: "default", textAlignment: "left" }, content, children: [] });
+  const cases: [string, Block[]][] = [
+    [
+      "table cells starting or ending with white space",
+      [{ id: "t", type: "table", props: { textColor: "default" }, content: { type: "tableContent", columnWidths: [null, null], headerRows: 1, rows: [{ cells: [cell([text(" a ")]), cell([text("b  ")])] }, { cells: [cell([text("\tc")]), cell([text(" ")])] }] }, children: [] }],
+    ],
+    ["an image among words, with a title", [paragraph([text("My "), image({ alt: "foo bar", title: "title" }), text(" train")])]],
+    ["an image inside a link, between its words", [paragraph([{ type: "link", href: "/uri", content: [{ type: "text", text: "see ", styles: {} }] }, image({ alt: "moon", href: "/uri" }), text(" now")])]],
+    ["a linked image alone", [paragraph([image({ alt: "moon", href: "/uri" })])]],
+    ["an image inside emphasis", [paragraph([text("a ", { italic: true }), image({ alt: "b" }), text(" c", { italic: true })])]],
+  ];
+
+  it.each(cases)("%s: the same blocks", (_name, blocks) => {
+    expect(withoutIds(markdownToBlocks(blocksToMarkdown(blocks)))).toEqual(withoutIds(blocks));
+  });
+
+  it("a paragraph holding only an image (which Markdown would read as an image block) travels as its JSON", () => {
+    const blocks = [paragraph([image({ alt: "moon" })])];
+    expect(blocksToMarkdown(blocks)).toMatch(/^<!-- notes:block /);
+    expect(markdownToBlocks(blocksToMarkdown(blocks))).toEqual(blocks);
   });
 });

@@ -8,7 +8,7 @@ process.env.CONVERSION_TIMEOUT_MS = "1000";
 process.env.CONVERSION_THREADS = "1";
 process.env.CONVERSION_QUEUE_TIMEOUT_MS = "120000";
 
-const { runConversion, closeConversionPool } = await import("@/lib/editor/conversion-pool");
+const { runConversion, closeConversionPool } = await import("@/lib/body/conversion-pool");
 
 describe("every hostile Markdown body of the benchmark, in the conversion pool", () => {
   afterAll(() => closeConversionPool());

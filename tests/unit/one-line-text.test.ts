@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { contentToText } from "@/lib/editor/content-text";
+import { contentToText } from "@/lib/body/content-text";
 import { noteExcerpt, oneLineText } from "@/lib/notes/excerpt";
 
 // A list's line of a note keeps its blocks and a table's cells apart, so a

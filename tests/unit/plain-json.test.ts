@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ZCreateNoteSchema, ZUpdateNoteSchema } from "@/lib/notes/schemas";
-import { toPlainJson, toStorableString, UNSTORABLE } from "@/lib/storable-text";
+import { toPlainJson, toStorableString, UNSTORABLE } from "@/lib/db/storable-text";
 
 describe("toPlainJson", () => {
   it("turns undefined inside arrays into null and drops undefined properties, as JSON does", () => {

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { BodyTooLargeError, readBodyText } from "@/lib/request-body";
+import { BodyTooLargeError, readBodyText } from "@/lib/server/request-body";
 
 // A body without Content-Length, sent in pieces, as a chunked upload arrives; counts what was pulled.
 function streamedRequest(pieces: string[], headers: Record<string, string> = {}): { request: Request; pulled: () => number } {

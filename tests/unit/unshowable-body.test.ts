@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { unshowableBody } from "@/lib/editor/document";
+import { unshowableBody } from "@/lib/body/document";
 
 const text = (value: string) => [{ type: "text", text: value, styles: {} }];
 

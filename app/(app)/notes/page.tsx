@@ -12,7 +12,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PinIcon } from "@/components/ui/icons";
 import { requireUser } from "@/lib/auth/current-user";
 import { getDb } from "@/lib/db/client";
-import { listNoteRowGroups } from "@/lib/note-rows";
+import { listNoteRowGroups } from "@/lib/notes/rows";
 import { ZNotesPageQuerySchema } from "@/lib/notes/schemas";
 import { listTagsWithNoteCounts } from "@/lib/tags/queries";
 import { findTrashedNoteTitle } from "@/lib/trash/queries";

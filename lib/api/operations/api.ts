@@ -19,10 +19,7 @@ export function apiIndexOperation(table: () => readonly Operation[]): Operation 
     operationId: "getApiIndex",
     description: "This index of every endpoint.",
     responses: { 200: z.object({ name: z.string(), version: z.string(), endpoints: z.array(z.object({ method: z.string(), path: z.string(), description: z.string() })) }) },
-    run: async () => {
-      const endpoints = table().map(({ method, path, description }) => ({ method, path, description }));
-      return jsonResponse({ name: API_NAME, version: API_VERSION, endpoints });
-    },
+    run: async () => ({ name: API_NAME, version: API_VERSION, endpoints: table().map(({ method, path, description }) => ({ method, path, description })) }),
   });
 }
 
@@ -85,5 +82,5 @@ export const getMeOperation = defineOperation({
   operationId: "getMe",
   description: "The account your token acts for.",
   responses: { 200: z.object({ userId: z.string(), email: z.string() }) },
-  run: async ({ user }) => jsonResponse({ userId: user.userId, email: user.email }),
+  run: async ({ userId, email }) => ({ userId, email }),
 });

@@ -1,13 +1,13 @@
-import { defineOperation } from "@/lib/api/operation";
+import { defineMcpOperation, defineOperation, httpRequest } from "@/lib/api/operation";
 import { ATTACHMENT_PATH, ATTACHMENTS_PATH } from "@/lib/api-paths";
 import { attachmentLimitText, storeAttachment } from "@/lib/attachments/mutations";
 import { readAttachment } from "@/lib/attachments/queries";
-import { ZAttachmentResponseSchema, ZUploadQuerySchema } from "@/lib/attachments/schemas";
+import { ZAttachmentResponseSchema, ZUploadAttachmentToolSchema, ZUploadQuerySchema } from "@/lib/attachments/schemas";
 import { ACCEPTED_TYPES, isImageType } from "@/lib/attachments/types";
 import { getEnv } from "@/lib/env";
-import { AppError, jsonResponse } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { matchesIfNoneMatch } from "@/lib/http";
-import { BodyTooLargeError, readBodyBytes } from "@/lib/request-body";
+import { BodyTooLargeError, readBodyBytes } from "@/lib/server/request-body";
 
 export const uploadAttachmentOperation = defineOperation({
   method: "POST",
@@ -19,8 +19,8 @@ export const uploadAttachmentOperation = defineOperation({
   responses: { 201: ZAttachmentResponseSchema },
   // An agent with its session token, or the person in the browser (pasting or dropping into a note).
   browserSession: true,
-  mcp: { tool: "upload_attachment" },
-  run: async ({ req, query: { name }, user, db }) => {
+  run: async (caller, { query: { name } }) => {
+    const req = httpRequest(caller);
     // Counted while it streams: an upload over the limit is cut off, never held whole.
     const bytes = await readBodyBytes(req, getEnv().ATTACHMENT_MAX_BYTES).catch((err: unknown) => {
       if (err instanceof BodyTooLargeError) {
@@ -29,8 +29,21 @@ export const uploadAttachmentOperation = defineOperation({
       }
       throw err;
     });
-    const attachment = await storeAttachment(db, { userId: user.userId, bytes, declaredType: req.headers.get("content-type"), name });
-    return jsonResponse({ attachment }, { status: 201 });
+    return { attachment: await storeAttachment(caller.db, { userId: caller.userId, bytes, declaredType: req.headers.get("content-type"), name }) };
+  },
+});
+
+/** MCP only: the file's bytes as a base64 argument, where REST takes them as the body (uploadAttachmentOperation). */
+export const uploadAttachmentFromArgumentsOperation = defineMcpOperation({
+  body: ZUploadAttachmentToolSchema,
+  mcp: {
+    tool: "upload_attachment",
+    title: "Attach an image or file",
+    description: `Store an image or file for your notes: contentBase64 (its bytes, base64), contentType (e.g. image/png) and name. Answers { attachment } with its url and the Markdown that shows it: add that Markdown to a note (edit_note with {"op": "append", "markdown": attachment.markdown}). Its type is decided by its bytes; accepted: ${ACCEPTED_TYPES.join(", ")}. A tool call carries at most about 700 KB of file; larger ones go through POST /api/attachments.`,
+  },
+  run: async ({ userId, db }, { body: { contentBase64, contentType, name } }) => {
+    const bytes = Buffer.from(contentBase64, "base64");
+    return { attachment: await storeAttachment(db, { userId, bytes, declaredType: contentType ?? null, name }) };
   },
 });
 
@@ -47,8 +60,9 @@ export const getAttachmentOperation = defineOperation({
   },
   // A page reaches it directly (an image in a note), with the browser's session.
   browserSession: true,
-  run: async ({ req, params: { id }, user, db }) => {
-    const found = await readAttachment(db, { id, userId: user.userId });
+  run: async (caller, { params: { id } }) => {
+    const req = httpRequest(caller);
+    const found = await readAttachment(caller.db, { id, userId: caller.userId });
     if (!found) throw new AppError("ATTACHMENT_NOT_FOUND");
     const etag = `"${found.sha256}"`;
     const headers = {
@@ -64,4 +78,6 @@ export const getAttachmentOperation = defineOperation({
     if (matchesIfNoneMatch(req, etag)) return new Response(null, { status: 304, headers });
     return new Response(Buffer.from(found.bytes), { status: 200, headers: { ...headers, "Content-Length": String(found.size) } });
   },
+  // Bytes, or a 304: only HTTP says them.
+  answer: (response) => response,
 });

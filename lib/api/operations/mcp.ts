@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { defineOperation } from "@/lib/api/operation";
+import { defineOperation, httpRequest } from "@/lib/api/operation";
 import { handleMcpRequest } from "@/lib/mcp/server";
+import { MCP_TOOLS } from "@/lib/api/operations/tools";
 
 const ZJsonRpcIdSchema = z.union([z.string(), z.number()]);
 
@@ -34,8 +35,7 @@ export const callMcpOperation = defineOperation({
   method: "POST",
   path: "/api/mcp",
   operationId: "callMcp",
-  description:
-    "Model Context Protocol endpoint (Streamable HTTP, stateless, JSON responses): tools search_notes, get_note, create_note, update_note, edit_note, delete_note, list_revisions, get_revision, restore_revision, list_trash, restore_note, delete_note_forever, list_tags, create_tag, rename_tag, delete_tag, recent_changes, upload_attachment.",
+  description: `Model Context Protocol endpoint (Streamable HTTP, stateless, JSON responses): tools ${MCP_TOOLS.map((op) => op.mcp.tool).join(", ")}.`,
   body: z.union([ZMcpMessageSchema, z.array(ZMcpMessageSchema).min(1)]),
   responses: {
     200: {
@@ -49,5 +49,7 @@ export const callMcpOperation = defineOperation({
   mcpTransport: true,
   // The transport reads the body and answers its own failures as JSON-RPC errors; `body` describes it.
   bodyReadByRun: true,
-  run: async ({ req, user, db }) => handleMcpRequest(req, { user, db }),
+  run: async (caller) => handleMcpRequest(httpRequest(caller), caller, MCP_TOOLS),
+  // JSON-RPC over HTTP: the transport's own response.
+  answer: (response) => response,
 });

@@ -45,86 +45,11 @@ CREATE FUNCTION note_revision_text(content jsonb, content_text text) RETURNS tex
   SELECT CASE WHEN jsonb_typeof(content) = 'array' AND jsonb_array_length(content) > 0 THEN NULL ELSE content_text END
 $$;
 
--- How many revisions may follow a keyframe: a read applies at most this many changes.
-CREATE FUNCTION note_revision_max_depth() RETURNS integer LANGUAGE sql IMMUTABLE AS 'SELECT 100';
-
+-- The revision policy, note_revision_record, is defined in
+-- prisma/definitions/note_revisions.sql, which is applied after the
+-- migrations; here it only has to exist for the triggers below.
 CREATE FUNCTION note_revision_record() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  author jsonb := coalesce(nullif(current_setting('notes.author', true), ''), '{"kind":"system"}')::jsonb;
-  latest note_revisions%ROWTYPE;
-  has_latest boolean;
-  tags uuid[];
-  n_old integer;
-  n_new integer;
-  head integer;
-  tail integer;
-  middle jsonb;
 BEGIN
-  SELECT coalesce(array_agg(nt.tag_id ORDER BY nt.tag_id), '{}') INTO tags FROM note_tags nt WHERE nt.note_id = NEW.id;
-  SELECT * INTO latest FROM note_revisions r WHERE r.note_id = NEW.id ORDER BY r.version DESC LIMIT 1 FOR UPDATE;
-  has_latest := FOUND;
-  -- Already recorded: a note coming back from the trash with its history.
-  IF has_latest AND latest.version >= NEW.version THEN
-    RETURN NULL;
-  END IF;
-  -- The history continues from the state this write started from.
-  IF TG_OP = 'UPDATE' AND has_latest AND latest.version = OLD.version THEN
-    -- Nothing a revision shows changed (say, only a pin): the newest revision now stands for this version too.
-    IF NEW.title = OLD.title AND NEW.content = OLD.content AND NEW.content_text = OLD.content_text AND tags = latest.tag_ids THEN
-      UPDATE note_revisions SET version = NEW.version, updated_at = now() WHERE id = latest.id;
-      RETURN NULL;
-    END IF;
-    IF jsonb_typeof(OLD.content) = 'array' AND jsonb_typeof(NEW.content) = 'array' THEN
-      n_old := jsonb_array_length(OLD.content);
-      n_new := jsonb_array_length(NEW.content);
-      -- Equal leading blocks, then equal trailing blocks of what is left (each array read once).
-      SELECT coalesce(min(a.i) - 1, least(n_old, n_new)) INTO head
-      FROM jsonb_array_elements(OLD.content) WITH ORDINALITY a(e, i)
-      JOIN jsonb_array_elements(NEW.content) WITH ORDINALITY b(e, i) ON a.i = b.i
-      WHERE a.e <> b.e;
-      SELECT coalesce(min(n_old - a.i), least(n_old, n_new) - head) INTO tail
-      FROM jsonb_array_elements(OLD.content) WITH ORDINALITY a(e, i)
-      JOIN jsonb_array_elements(NEW.content) WITH ORDINALITY b(e, i) ON n_old - a.i = n_new - b.i
-      WHERE a.i > head AND b.i > head AND a.e <> b.e;
-      -- A person's saves close together become one revision; an agent's write never joins one.
-      IF author->>'kind' = 'browser' AND latest.author_kind = 'browser'
-         AND latest.author_email IS NOT DISTINCT FROM author->>'email'
-         AND latest.created_at > now() - interval '5 minutes' THEN
-        IF NOT latest.keyframe THEN
-          -- Still relative to the revision before: what both kept, with this write's blocks between.
-          head := least(head, latest.keep_head);
-          tail := least(tail, latest.keep_tail);
-        END IF;
-        SELECT coalesce(jsonb_agg(b.e ORDER BY b.i), '[]') INTO middle
-        FROM jsonb_array_elements(NEW.content) WITH ORDINALITY b(e, i) WHERE b.i > head AND b.i <= n_new - tail;
-        UPDATE note_revisions SET
-          version = NEW.version, title = NEW.title, tag_ids = tags, updated_at = now(),
-          keep_head = CASE WHEN keyframe THEN 0 ELSE head END,
-          keep_tail = CASE WHEN keyframe THEN 0 ELSE tail END,
-          blocks = CASE WHEN keyframe THEN NEW.content ELSE middle END,
-          content_text = note_revision_text(NEW.content, NEW.content_text)
-        WHERE id = latest.id;
-        RETURN NULL;
-      END IF;
-      IF latest.depth < note_revision_max_depth() AND head + tail > 0 THEN
-        SELECT coalesce(jsonb_agg(b.e ORDER BY b.i), '[]') INTO middle
-        FROM jsonb_array_elements(NEW.content) WITH ORDINALITY b(e, i) WHERE b.i > head AND b.i <= n_new - tail;
-        INSERT INTO note_revisions (note_id, user_id, version, author_kind, author_email, author_agent, title, tag_ids, keyframe, depth, keep_head, keep_tail, blocks, content_text)
-        VALUES (NEW.id, NEW.user_id, NEW.version, author->>'kind', author->>'email', author->>'agent', NEW.title, tags, false, latest.depth + 1, head, tail, middle, note_revision_text(NEW.content, NEW.content_text));
-        RETURN NULL;
-      END IF;
-    ELSIF author->>'kind' = 'browser' AND latest.author_kind = 'browser'
-          AND latest.author_email IS NOT DISTINCT FROM author->>'email'
-          AND latest.created_at > now() - interval '5 minutes' AND latest.keyframe THEN
-      UPDATE note_revisions SET version = NEW.version, title = NEW.title, tag_ids = tags, updated_at = now(), blocks = NEW.content,
-        content_text = note_revision_text(NEW.content, NEW.content_text)
-      WHERE id = latest.id;
-      RETURN NULL;
-    END IF;
-  END IF;
-  -- A new note, a broken chain, a whole rewrite or a long chain: the whole content.
-  INSERT INTO note_revisions (note_id, user_id, version, author_kind, author_email, author_agent, title, tag_ids, keyframe, depth, keep_head, keep_tail, blocks, content_text)
-  VALUES (NEW.id, NEW.user_id, NEW.version, author->>'kind', author->>'email', author->>'agent', NEW.title, tags, true, 0, 0, 0, NEW.content, note_revision_text(NEW.content, NEW.content_text));
   RETURN NULL;
 END
 $$;

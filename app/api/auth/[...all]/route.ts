@@ -7,7 +7,7 @@ import { getDb } from "@/lib/db/client";
 import { ConfigError, getEnv } from "@/lib/env";
 import { AppError, crossOriginError, rateLimitedError, serverConfigError, toErrorResponse } from "@/lib/errors";
 import { log } from "@/lib/log";
-import { BodyTooLargeError, readBodyText } from "@/lib/request-body";
+import { BodyTooLargeError, readBodyText } from "@/lib/server/request-body";
 
 export const dynamic = "force-dynamic";
 

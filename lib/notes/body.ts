@@ -1,11 +1,77 @@
+/**
+ * A note's body in the notes layer: what a write stores of it (its blocks,
+ * text and Markdown, converted once per write by lib/body before the write's
+ * transaction opens) and its Markdown read back.
+ */
 import { after } from "next/server";
 import type { Db } from "@/lib/db/client";
-import { contentToMarkdown, noteMarkdown } from "@/lib/editor/markdown";
-import { noteNotFound } from "@/lib/errors";
+import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError, noteMarkdown, withoutTitleLine } from "@/lib/body/markdown";
+import { AppError, fieldDetails, noteNotFound } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { NOTE_TAGS_INCLUDE } from "@/lib/notes/serialize";
 import { serializeTag } from "@/lib/tags/serialize";
 import type { TTag } from "@/lib/tags/schemas";
+
+type NoteBody = { title?: string; content?: unknown; contentMarkdown?: string; contentText?: string; derivedMarkdown?: string | null };
+
+/**
+ * A body ready to store: Markdown turned into content, and the Markdown of new
+ * content to store beside it (null when the content is not BlockNote JSON:
+ * its Markdown is then its contentText, see lib/notes/markdown.ts).
+ */
+export type ResolvedBody<T extends NoteBody> = Omit<T, "contentMarkdown"> & { derivedMarkdown?: string | null };
+
+/**
+ * Turns `contentMarkdown` into BlockNote `content` (with `contentText` derived
+ * from the blocks unless given), and renders the Markdown stored beside any
+ * new content, all in the conversion pool, in one job. Content given as JSON
+ * keeps the contentText given with it (derived by the browser's save where it
+ * checks the body; an empty string when the API is given none, as the
+ * contract says). Markdown that cannot be converted is a
+ * 400 like any other invalid body; a conversion over its budget is a 422 and
+ * nothing is written.
+ */
+export async function resolveMarkdownBody<T extends NoteBody>(input: T & { derivedMarkdown?: never }, current?: MarkdownBase): Promise<ResolvedBody<T>> {
+  const { contentMarkdown, ...rest } = input;
+  if (contentMarkdown === undefined) {
+    if (rest.content === undefined) return rest;
+    return { ...rest, derivedMarkdown: await contentToMarkdown(rest.content) };
+  }
+  // The note's whole Markdown, as read, writes back as it was: its title line is the title, not a block.
+  const titles = [rest.title, current?.title].filter((title): title is string => title !== undefined);
+  try {
+    const converted = await convertMarkdownBody(withoutTitleLine(contentMarkdown, titles, current?.body), current?.blocks);
+    return { ...rest, content: converted.content, contentText: rest.contentText ?? converted.contentText, derivedMarkdown: converted.markdown };
+  } catch (err) {
+    if (!(err instanceof MarkdownConversionError)) throw err;
+    throw new AppError("INVALID_BODY", { fields: fieldDetails({ contentMarkdown: [err.message] }) });
+  }
+}
+
+/** What Markdown written over a note is read against: its blocks, its title and its body's stored Markdown (null when not stored). */
+export type MarkdownBase = { blocks?: unknown[]; title: string; body: string | null };
+
+/**
+ * The note's blocks as stored, for Markdown written over it to keep every
+ * block it leaves unchanged (lib/body/keep-blocks.ts, in the conversion
+ * worker; none when there are none to keep), and its title, which the
+ * Markdown's first line may be (withoutTitleLine). The note is read as it is
+ * now (or at `ifVersion`, when that is its version); a missing note or a stale
+ * ifVersion fails in the write itself, and a write that comes in meanwhile is
+ * overwritten as by any write of the whole body.
+ */
+export async function markdownBase(
+  db: Db,
+  { id, userId, ifVersion }: { id: string; userId: string; ifVersion?: number },
+): Promise<MarkdownBase | undefined> {
+  const current = await db.note.findFirst({ where: { id, userId }, select: { content: true, title: true, contentMarkdown: true, version: true } });
+  if (!current || (ifVersion !== undefined && current.version !== ifVersion)) return undefined;
+  return {
+    title: current.title,
+    body: current.contentMarkdown,
+    ...(Array.isArray(current.content) && current.content.length > 0 ? { blocks: current.content } : {}),
+  };
+}
 
 export type NoteMarkdown = {
   /** The note as one Markdown document, title first. */

@@ -1,9 +1,9 @@
 import "server-only";
-import { runConversion } from "@/lib/editor/conversion-pool";
+import { runConversion } from "@/lib/body/conversion-pool";
 
 /**
  * A note's body in its derived forms. Conversions run in the worker pool
- * (lib/editor/conversion-pool.ts) under a time and memory budget, never on the
+ * (lib/body/conversion-pool.ts) under a time and memory budget, never on the
  * request thread; their cost is bounded by that budget, not by a list of
  * shapes to refuse.
  */
@@ -21,16 +21,17 @@ export class MarkdownConversionError extends Error {
  * Markdown as it is stored for reads. With `current` (the note's blocks as
  * stored), every block the Markdown leaves unchanged is kept exactly as stored.
  */
-export async function convertMarkdownBody(markdown: string, current?: unknown): Promise<{ content: unknown; contentText: string; markdown: string }> {
+export async function convertMarkdownBody(markdown: string, current?: unknown): Promise<{ content: unknown[]; contentText: string; markdown: string }> {
   const result = await runConversion(current === undefined ? { kind: "markdown", markdown } : { kind: "markdown", markdown, current }, "Markdown");
   if (!result.ok) throw new MarkdownConversionError(result.reason);
+  if (result.content === undefined || result.contentText === undefined) throw new Error("A Markdown conversion answered without blocks");
   return { content: result.content, contentText: result.contentText, markdown: result.markdown };
 }
 
 /**
  * The Markdown of a body given as JSON. Every block is written: those
  * Markdown cannot express travel as their JSON in a comment (see
- * lib/editor/markdown-blocks.ts). Null for a body that is not a list of blocks
+ * lib/body/markdown-blocks.ts). Null for a body that is not a list of blocks
  * (the API stores any JSON value, or none), whose Markdown is its contentText.
  */
 export async function contentToMarkdown(content: unknown): Promise<string | null> {

@@ -5,11 +5,11 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
-import type { ConversionResult, ConversionTask } from "@/lib/editor/conversions";
-import { bundledWorkerPath } from "@/lib/editor/worker-file";
+import type { ConversionResult, ConversionTask } from "@/lib/body/conversions";
+import { bundledWorkerPath } from "@/lib/body/worker-file";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { procCpuMs } from "@/lib/linux-proc";
+import { procCpuMs } from "@/lib/server/linux-proc";
 import { log } from "@/lib/log";
 
 /**
@@ -53,7 +53,7 @@ function workerFile(): { url: string; kind: "bundled" | "checkout" } {
     const bundled = bundledWorkerPath(root, process.env.NEXT_DIST_DIR || ".next");
     if (existsSync(bundled)) return { url: pathToFileURL(bundled).href, kind: "bundled" };
   }
-  return { url: pathToFileURL(path.join(root, "lib", "editor", "conversion-worker.mjs")).href, kind: "checkout" };
+  return { url: pathToFileURL(path.join(root, "lib", "body", "conversion-worker.mjs")).href, kind: "checkout" };
 }
 
 function getPool(): Piscina {

@@ -1,8 +1,8 @@
 /**
- * A worker thread of the conversion pool (lib/editor/conversion-pool.ts).
+ * A worker thread of the conversion pool (lib/body/conversion-pool.ts).
  * Loaded outside Next's bundle: by conversion-worker.mjs through tsx from a
  * checkout, or bundled into the standalone server's
- * lib/editor/conversion-worker.mjs by scripts/build-standalone.ts.
+ * lib/body/conversion-worker.mjs by scripts/build-standalone.ts.
  */
 import { readlinkSync } from "node:fs";
 import os from "node:os";
@@ -50,7 +50,7 @@ function takeGc(): (() => void) | null {
 const collectGarbage = takeGc();
 // A job that leaves more than this in the heap is followed by a collection.
 // Chosen (and soaked) with the DOM-based converter, when a 100 KB note left
-// 44–58 MB in use; today's converter (micromark's reader) leaves about
+// 44–58 MB in use; the converter with micromark's reader left about
 // 95–150 MB after a 100 KB note or table and under 50 MB after a 10 KB note
 // (npm run bench's conversion table), so a collection follows large jobs.
 const COLLECT_ABOVE_BYTES = 64 * 1024 * 1024;

@@ -1,5 +1,5 @@
 /**
- * Whether a value is a block the note schema holds (lib/editor/schema.ts),
+ * Whether a value is a block the note schema holds (lib/body/schema.ts),
  * read from the schema itself: each block type's props and content kind,
  * and the styles text may carry. Blocks the editor cannot read would
  * otherwise be stored by targeted edits and break every later reader
@@ -35,10 +35,15 @@ const STYLE_TYPES: ReadonlyMap<string, "boolean" | "string"> = new Map(
   Object.entries(noteSchema.styleSchema).map(([name, spec]) => [name, (spec as { propSchema: "boolean" | "string" }).propSchema]),
 );
 
-// Custom inline content would need its own shape here: fail on load rather than reject it on every edit.
+// Custom inline content needs its own shape here: fail on load rather than reject it on every edit.
 for (const name of Object.keys(noteSchema.inlineContentSchema)) {
-  if (name !== "text" && name !== "link") throw new Error(`Inline content "${name}" is in the schema, but block-shape.ts only checks text and link`);
+  if (name !== "text" && name !== "link" && name !== "inlineImage") throw new Error(`Inline content "${name}" is in the schema, but block-shape.ts only checks text, link and inlineImage`);
 }
+
+/** An inline image's props (lib/body/schema.ts), all strings. */
+const INLINE_IMAGE_PROPS: ReadonlyMap<string, PropSpec> = new Map(
+  Object.entries((noteSchema.inlineContentSchema.inlineImage as { propSchema: Record<string, PropSpec> }).propSchema),
+);
 
 /** A table cell's props (BlockNote's TableCellProps; not part of the block schema). */
 const TABLE_CELL_PROPS: ReadonlyMap<string, PropSpec> = new Map<string, PropSpec>([
@@ -53,6 +58,7 @@ const SPAN_PROPS = new Set(["colspan", "rowspan"]);
 const BLOCK_FIELDS = new Set(["id", "type", "props", "content", "children"]);
 const TEXT_FIELDS = new Set(["type", "text", "styles"]);
 const LINK_FIELDS = new Set(["type", "href", "content"]);
+const INLINE_IMAGE_FIELDS = new Set(["type", "props", "content"]);
 const TABLE_FIELDS = new Set(["type", "columnWidths", "headerRows", "headerCols", "rows"]);
 const ROW_FIELDS = new Set(["cells"]);
 const CELL_FIELDS = new Set(["type", "props", "content"]);
@@ -191,6 +197,9 @@ function inlineListProblem(content: unknown, path: string, mode: Mode, plain: bo
       if (problem) return problem;
     } else if (entry.type === "link") {
       return `${field(at, "type")}: a code block's text holds no links`;
+    } else if (entry.type === "inlineImage" && !plain) {
+      const problem = inlineImageProblem(entry, at, mode);
+      if (problem) return problem;
     } else {
       return `${field(at, "type")}: unknown inline content type ${quote(entry.type)}`;
     }
@@ -214,6 +223,15 @@ function textProblem(text: Record<string, unknown>, path: string, mode: Mode, pl
     if (kind === "string" && typeof value !== "string") return `${field(stylesPath, name)}: must be a string`;
   }
   return null;
+}
+
+function inlineImageProblem(image: Record<string, unknown>, path: string, mode: Mode): string | null {
+  const extra = unknownField(image, INLINE_IMAGE_FIELDS, path);
+  if (extra) return extra;
+  // As JSON carries it: an inline image has no content, which the editor's document holds as undefined.
+  if (image.content !== undefined) return `${field(path, "content")}: must be absent: an inline image has no content`;
+  if (image.props === undefined) return mode === "stored" ? `${field(path, "props")}: missing` : null;
+  return propsProblem(image.props, INLINE_IMAGE_PROPS, field(path, "props"), "an inline image");
 }
 
 function linkProblem(link: Record<string, unknown>, path: string, mode: Mode): string | null {

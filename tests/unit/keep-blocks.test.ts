@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { blocksToMarkdown, markdownToBlocks } from "@/lib/editor/markdown-blocks";
-import { alignBlocks, keepUnchangedBlocks } from "@/lib/editor/markdown-merge";
+import { blocksToMarkdown } from "@/lib/body/markdown-blocks";
+import { alignBlocks, markdownOverBlocks } from "@/lib/body/keep-blocks";
 import { richNotes } from "@/tests/helpers/rich-notes";
 
 const markdownOf = (content: unknown) => blocksToMarkdown(content);
 
-/** What PATCH with contentMarkdown does over a note's blocks (lib/editor/markdown-merge.ts). */
-const writeBack = (current: unknown[], markdown: string): unknown[] => keepUnchangedBlocks(current, markdownToBlocks(markdown));
+/** What PATCH with contentMarkdown does over a note's blocks (lib/body/keep-blocks.ts). */
+const writeBack = (current: unknown[], markdown: string): unknown[] => markdownOverBlocks(current, markdown);
 
 describe("alignBlocks", () => {
   it.each([
@@ -49,5 +49,21 @@ describe("Markdown written back over the editor's blocks", () => {
     expect(merged[0]!.children).toHaveLength(1);
     expect(merged[0]!.children[0]).toMatchObject({ type: "bulletListItem", content: [{ type: "text", text: "nested, edited" }] });
     expect((merged[0]!.children[0] as { id: string }).id).toBe(nested.id);
+  });
+});
+
+describe("blocks lined up without writing their Markdown", () => {
+  const video = { id: "video-1", type: "video", props: { backgroundColor: "default", name: "clip", url: "/api/attachments/1", caption: "", showPreview: true, textAlignment: "left" }, children: [] };
+  const paragraph = (id: string, text: string) => ({ id, type: "paragraph", props: { backgroundColor: "default", textColor: "default", textAlignment: "left" }, content: [{ type: "text", text, styles: {} }], children: [] });
+
+  it("a paragraph holding a block that travels as JSON, unchanged, stays as stored", () => {
+    const content = [{ ...paragraph("p-1", "parent"), children: [video] }];
+    expect(writeBack(content, markdownOf(content))).toEqual(content);
+  });
+
+  it("a stored block's keys in another order (as the database returns them) still line up as unchanged", () => {
+    const content = [paragraph("p-1", "one"), paragraph("p-2", "two")];
+    const reordered = content.map((block) => JSON.parse(JSON.stringify(block, Object.keys(block).concat(["backgroundColor", "textColor", "textAlignment", "type", "text", "styles"]).sort().reverse())) as unknown);
+    expect(writeBack(reordered, markdownOf(content))).toEqual(reordered);
   });
 });

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { previewText } from "@/lib/editor/content-text";
+import { previewText } from "@/lib/body/content-text";
 import { noteExcerpt, type ExcerptPart } from "@/lib/notes/excerpt";
 import { listNotes, type ListNotesOptions } from "@/lib/notes/queries";
 import type { TNote } from "@/lib/notes/schemas";

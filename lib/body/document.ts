@@ -1,5 +1,5 @@
-import { partialBlockProblem } from "@/lib/editor/block-shape";
-import { contentToText } from "@/lib/editor/content-text";
+import { partialBlockProblem } from "@/lib/body/block-shape";
+import { contentToText } from "@/lib/body/content-text";
 
 /** Largest body the browser saves, as JSON (the server action's request limit is a little above it). */
 export const NOTE_CONTENT_MAX_BYTES = 1_900_000;

@@ -10,7 +10,7 @@
  *
  * Pure; runs in the conversion worker. Relative imports only.
  */
-import { blockMarkdownList, type Block, type Inline, type TableContent } from "./markdown-blocks";
+import { blockMarkdownList, markdownToBlocks, type Block, type Inline, type TableContent } from "./markdown-blocks";
 
 /**
  * Largest middle part (after the common start and end are set aside) lined up
@@ -25,15 +25,18 @@ const MAX_LCS_CELLS = 4_000_000;
  * one place costs only the table of what lies between.
  */
 export function alignBlocks(a: readonly string[], b: readonly string[]): [number, number][] {
-  const same = (i: number, j: number) => a[i] === b[j];
+  return alignBy(a.length, b.length, (i, j) => a[i] === b[j]);
+}
+
+function alignBy(lengthA: number, lengthB: number, same: (i: number, j: number) => boolean): [number, number][] {
   const pairs: [number, number][] = [];
   let start = 0;
-  while (start < a.length && start < b.length && same(start, start)) {
+  while (start < lengthA && start < lengthB && same(start, start)) {
     pairs.push([start, start]);
     start += 1;
   }
-  let endA = a.length;
-  let endB = b.length;
+  let endA = lengthA;
+  let endB = lengthB;
   const tail: [number, number][] = [];
   while (endA > start && endB > start && same(endA - 1, endB - 1)) {
     endA -= 1;
@@ -83,13 +86,57 @@ const readsAs = (type: string) => (type === "toggleListItem" ? "bulletListItem" 
 const MAX_NESTING = 32;
 
 /**
- * `next` (blocks just read from Markdown) with every block that lines up with
- * one of `current` replaced by it, and every changed block that takes the
- * place of one of the same kind merged into it.
+ * Markdown written over `current` (the note's blocks as stored): its blocks,
+ * every one whose Markdown is unchanged kept exactly as stored.
  */
-export function keepUnchangedBlocks(current: readonly unknown[], next: readonly Block[], depth = 0): unknown[] {
+export function markdownOverBlocks(current: readonly unknown[], markdown: string): unknown[] {
+  const fresh = new Set<string>();
+  const read = markdownToBlocks(markdown, {
+    newId: () => {
+      const id = crypto.randomUUID();
+      fresh.add(id);
+      return id;
+    },
+  });
+  return keepUnchangedBlocks(current, read, fresh);
+}
+
+/**
+ * A block's JSON, keys sorted, without the ids Markdown does not carry: a
+ * stored block's own id, and the ids the reader made (`fresh`). A block read
+ * from a JSON comment keeps its id here, as its Markdown does. Two blocks with
+ * the same key have the same Markdown (which is a function of this JSON, ids
+ * aside), so most of an unchanged note lines up without writing any Markdown.
+ */
+function blockKey(value: unknown, dropId: (id: unknown) => boolean): string {
+  if (Array.isArray(value)) return `[${value.map((item) => blockKey(item, dropId)).join(",")}]`;
+  if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "null";
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  const parts: string[] = [];
+  for (const key of keys) {
+    if (record[key] === undefined || (key === "id" && typeof record.type === "string" && "children" in record && dropId(record[key]))) continue;
+    parts.push(`${JSON.stringify(key)}:${blockKey(record[key], dropId)}`);
+  }
+  return `{${parts.join(",")}}`;
+}
+
+/**
+ * `next` (blocks just read from Markdown, the reader's ids in `fresh`) with
+ * every block that lines up with one of `current` replaced by it, and every
+ * changed block that takes the place of one of the same kind merged into it.
+ * Blocks line up by their Markdown; equal keys (blockKey) stand for equal
+ * Markdown, so Markdown is written only for blocks whose keys differ.
+ */
+function keepUnchangedBlocks(current: readonly unknown[], next: readonly Block[], fresh: ReadonlySet<string>, depth = 0): unknown[] {
   if (current.length === 0) return [...next];
-  const pairs = alignBlocks(blockMarkdownList(current), blockMarkdownList(next));
+  // A stored block's id is dropped from its key only when it is one Markdown would not write (a non-empty string).
+  const keysA = current.map((block) => blockKey(block, (id) => typeof id === "string" && id !== ""));
+  const keysB = next.map((block) => blockKey(block, (id) => typeof id === "string" && fresh.has(id)));
+  const markdownA: (string | undefined)[] = [];
+  const markdownB: (string | undefined)[] = [];
+  const markdownOf = (list: (string | undefined)[], blocks: readonly unknown[], index: number) => (list[index] ??= blockMarkdownList([blocks[index]])[0]!);
+  const pairs = alignBy(current.length, next.length, (i, j) => keysA[i] === keysB[j] || markdownOf(markdownA, current, i) === markdownOf(markdownB, next, j));
   const merged: unknown[] = [...next];
   for (const [i, j] of pairs) merged[j] = current[i];
   if (depth >= MAX_NESTING) return merged;
@@ -103,7 +150,7 @@ export function keepUnchangedBlocks(current: readonly unknown[], next: readonly 
       const was = current[fromI + step] as Block;
       const now = next[fromJ + step]!;
       if (!isStoredBlock(was) || readsAs(was.type) !== now.type) continue;
-      merged[fromJ + step] = mergeBlock(was, now, depth);
+      merged[fromJ + step] = mergeBlock(was, now, fresh, depth);
     }
   }
   return merged;
@@ -116,13 +163,13 @@ function isStoredBlock(value: unknown): value is Block {
 }
 
 /** The stored block, with what the Markdown says of it. */
-function mergeBlock(was: Block, now: Block, depth: number): Block {
+function mergeBlock(was: Block, now: Block, fresh: ReadonlySet<string>, depth: number): Block {
   const props = { ...was.props };
   for (const name of MARKDOWN_PROPS[now.type] ?? []) {
     if (name in now.props) props[name] = now.props[name];
     else delete props[name];
   }
-  const block: Block = { ...was, props, children: keepUnchangedBlocks(was.children, now.children, depth + 1) as Block[] };
+  const block: Block = { ...was, props, children: keepUnchangedBlocks(was.children, now.children, fresh, depth + 1) as Block[] };
   if (now.content !== undefined) block.content = was.type === "table" ? mergeTable(was.content as TableContent, now.content as TableContent) : (now.content as Inline[]);
   return block;
 }

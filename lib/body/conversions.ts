@@ -1,7 +1,7 @@
 /**
  * The note conversions that cost real time and memory (Markdown → blocks,
  * blocks → Markdown, blocks → text). They run only inside the conversion
- * worker (conversion-worker.mjs, via lib/editor/conversion-pool.ts), never on
+ * worker (conversion-worker.mjs, via lib/body/conversion-pool.ts), never on
  * the server's request thread: a worker has its own heap limit and each job a
  * time budget, and a job over either is killed with its worker.
  *
@@ -11,20 +11,21 @@
 import { contentLimitViolation } from "./content-limits";
 import { contentToText } from "./content-text";
 import { blocksToMarkdown, MarkdownBlockError, markdownToBlocks } from "./markdown-blocks";
-import { keepUnchangedBlocks } from "./markdown-merge";
+import { markdownOverBlocks } from "./keep-blocks";
 
 export type ConversionTask =
   /**
    * A body given as Markdown: its blocks, their text and their Markdown. With
    * `current` (the note's blocks as stored), every block the Markdown leaves
-   * unchanged stays exactly as stored (lib/editor/markdown-merge.ts).
+   * unchanged stays exactly as stored (lib/body/keep-blocks.ts).
    */
   | { kind: "markdown"; markdown: string; current?: unknown }
-  /** A body given as JSON: its Markdown and its text. */
+  /** A body given as JSON: its Markdown (its text is the writer's: given, or derived where the body is checked). */
   | { kind: "content"; content: unknown };
 
 export type ConversionResult =
-  | { ok: true; content?: unknown; contentText: string; markdown: string }
+  /** Blocks and their text only for a body given as Markdown. */
+  | { ok: true; content?: unknown[]; contentText?: string; markdown: string }
   /** The input cannot be converted, or converts to content over the limits: the caller's fault, a 400. */
   | { ok: false; reason: string };
 
@@ -37,8 +38,7 @@ export async function runConversion(task: ConversionTask): Promise<ConversionRes
   if (task.kind === "markdown") {
     let content: unknown[];
     try {
-      const read = markdownToBlocks(task.markdown);
-      content = Array.isArray(task.current) ? keepUnchangedBlocks(task.current, read) : read;
+      content = Array.isArray(task.current) ? markdownOverBlocks(task.current, task.markdown) : markdownToBlocks(task.markdown);
     } catch (err) {
       if (err instanceof MarkdownBlockError) return { ok: false, reason: err.message };
       throw err;
@@ -47,5 +47,5 @@ export async function runConversion(task: ConversionTask): Promise<ConversionRes
     if (violation) return { ok: false, reason: `Converts to content over the limits: ${violation}` };
     return { ok: true, content, contentText: contentToText(content), markdown: blocksToMarkdown(content) };
   }
-  return { ok: true, contentText: contentToText(task.content), markdown: blocksToMarkdown(task.content) };
+  return { ok: true, markdown: blocksToMarkdown(task.content) };
 }

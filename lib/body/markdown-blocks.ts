@@ -3,8 +3,8 @@
  * GitHub's tables, task items and strikethrough; a bare URL stays text, as the
  * editor stores it), every block type, prop and inline style of the editor's
  * schema mapped explicitly, through a Markdown syntax tree (mdast): read by
- * mdast-util-from-markdown (micromark and its GFM extensions), written by
- * mdast-util-to-markdown with its GFM extensions. No DOM, and no step that can
+ * markdown-it (markdown-read.ts), written by mdast-util-to-markdown with its
+ * GFM extensions. No DOM, and no step that can
  * turn a whole note into less than it was:
  *
  * - Blocks → Markdown is total. A block Markdown cannot express (video,
@@ -15,27 +15,26 @@
  *   (raw HTML) becomes a paragraph of its text.
  * - What Markdown cannot say about a block it can express (colours,
  *   alignment, a column's width, a toggle) is kept when the Markdown is
- *   written back over the note: see lib/editor/markdown-merge.ts.
+ *   written back over the note: see lib/body/keep-blocks.ts.
  *
  * Pure and synchronous; run in the conversion worker (conversions.ts).
  * Relative imports only: the worker loads this file outside Next's bundle.
  */
 import type * as M from "mdast";
-import { fromMarkdown, type Options as FromMarkdownOptions } from "mdast-util-from-markdown";
-import { gfmStrikethroughFromMarkdown, gfmStrikethroughToMarkdown } from "mdast-util-gfm-strikethrough";
-import { gfmTableFromMarkdown, gfmTableToMarkdown } from "mdast-util-gfm-table";
-import { gfmTaskListItemFromMarkdown, gfmTaskListItemToMarkdown } from "mdast-util-gfm-task-list-item";
+import { gfmStrikethroughToMarkdown } from "mdast-util-gfm-strikethrough";
+import { gfmTableToMarkdown } from "mdast-util-gfm-table";
+import { gfmTaskListItemToMarkdown } from "mdast-util-gfm-task-list-item";
 import { toMarkdown, type Options as ToMarkdownOptions } from "mdast-util-to-markdown";
-import { gfmStrikethrough } from "micromark-extension-gfm-strikethrough";
-import { gfmTable } from "micromark-extension-gfm-table";
-import { gfmTaskListItem } from "micromark-extension-gfm-task-list-item";
 import { partialBlockProblem, storedBlockProblem } from "./block-shape";
+import { MarkdownNestingError, readMarkdownTree } from "./markdown-read";
 import { noteSchema } from "./schema";
 
 type Styles = { [style: string]: boolean | string };
 export type StyledText = { type: "text"; text: string; styles: Styles };
 type Link = { type: "link"; href: string; content: StyledText[] };
-export type Inline = StyledText | Link;
+/** An image among a line's text; `href` when it is inside a link (lib/body/schema.ts). */
+export type InlineImage = { type: "inlineImage"; props: { url: string; alt: string; title: string; href: string } };
+export type Inline = StyledText | Link | InlineImage;
 export type TableCell = { type: "tableCell"; props: Record<string, unknown>; content: Inline[] };
 export type TableContent = {
   type: "tableContent";
@@ -186,6 +185,8 @@ function expressible(block: unknown): Block | null {
   else return null;
   if (b.type === "video" || b.type === "audio" || b.type === "file") return null;
   if (b.type === "table" && !fitsGfmTable(b.content as TableContent)) return null;
+  // A paragraph of one image and nothing else reads as an image block.
+  if (b.type === "paragraph" && onlyImage(b.content as Inline[])) return null;
   // An info string is read as its first word and the rest, trimmed, one space between (fenceInfo).
   if (b.type === "codeBlock" && !/^(?:\S+(?: \S(?:[^\r\n]*\S)?)?)?$/.test(String(b.props.language ?? ""))) return null;
   return b;
@@ -207,11 +208,16 @@ function fitsGfmTable(table: TableContent): boolean {
   );
 }
 
+function onlyImage(content: readonly Inline[]): boolean {
+  const shown = content.filter((item) => item.type !== "text" || item.text !== "");
+  return shown.length === 1 && shown[0]!.type === "inlineImage" && shown[0]!.props.href === "";
+}
+
 const ESCAPED_PIPE = /(?:^|[^\\])(?:\\\\)*\\\|/;
 
 function codeWithEscapedPipe(item: Inline): boolean {
   if (item.type === "link") return item.content.some(codeWithEscapedPipe);
-  return item.styles.code === true && ESCAPED_PIPE.test(item.text);
+  return item.type === "text" && item.styles.code === true && ESCAPED_PIPE.test(item.text);
 }
 
 function blocksToFlow(blocks: readonly unknown[]): Flow[] {
@@ -281,7 +287,7 @@ function startsWithText(flow: readonly Flow[]): boolean {
 
 /**
  * Whether a block written on the line right after a line of text starts there, rather than being
- * read as more of that text. micromark reads every list opened on such a line, inside the items and
+ * read as more of that text. CommonMark reads every list opened on such a line, inside the items and
  * quotes opened before it on the same line too, as interrupting the text; and a list interrupting a
  * paragraph must start at 1 and not with an empty item (CommonMark, 5.2 and 5.3).
  */
@@ -345,9 +351,27 @@ function tableNode(table: TableContent): TableNode {
     align: table.columnWidths.map((_, column) => columnAlignment(table, column)),
     children: table.rows.map((row) => ({
       type: "tableRow",
-      children: row.cells.map((cell) => ({ type: "tableCell", children: phrasing(cell.content) })),
+      children: row.cells.map((cell) => ({ type: "tableCell", children: keepCellSpaces(phrasing(cell.content)) })),
     })),
   };
+}
+
+/**
+ * A cell's Markdown with white space at its very start or end written as a
+ * character reference: GFM trims a cell's content, and a reference is read
+ * after the trim (elsewhere mdast-util-to-markdown encodes such spaces itself).
+ */
+function keepCellSpaces(nodes: Phrasing[]): Phrasing[] {
+  const reference = (char: string): Phrasing => ({ type: "html", value: `&#x${char.codePointAt(0)!.toString(16).toUpperCase()};` });
+  const first = nodes[0];
+  if (first?.type === "text" && /^[ \t]/.test(first.value)) {
+    nodes.splice(0, 1, reference(first.value[0]!), ...(first.value.length > 1 ? [{ ...first, value: first.value.slice(1) }] : []));
+  }
+  const last = nodes.at(-1);
+  if (last?.type === "text" && /[ \t]$/.test(last.value)) {
+    nodes.splice(-1, 1, ...(last.value.length > 1 ? [{ ...last, value: last.value.slice(0, -1) }] : []), reference(last.value.at(-1)!));
+  }
+  return nodes;
 }
 
 /** A column's alignment in Markdown: centred or right when every cell of the column is (left is Markdown's own). */
@@ -376,7 +400,8 @@ function completeInline(content: unknown): Inline[] {
   const items = typeof content === "string" ? [content] : (content as unknown[]);
   return items.map((item): Inline => {
     if (typeof item === "string") return { type: "text", text: item, styles: {} };
-    const inline = item as { type: string; text?: string; styles?: Styles; href?: string; content?: unknown };
+    const inline = item as { type: string; text?: string; styles?: Styles; href?: string; content?: unknown; props?: Partial<InlineImage["props"]> };
+    if (inline.type === "inlineImage") return { type: "inlineImage", props: { url: "", alt: "", title: "", href: "", ...inline.props } };
     if (inline.type === "link") return { type: "link", href: inline.href ?? "", content: completeInline(inline.content) as StyledText[] };
     return { type: "text", text: inline.text ?? "", styles: inline.styles ?? {} };
   });
@@ -396,7 +421,8 @@ function completeTable(table: Partial<TableContent> | undefined): TableContent {
   return { ...table, type: "tableContent", columnWidths: table?.columnWidths ?? Array.from({ length: width }, () => null), rows };
 }
 
-const plainText = (content: readonly Inline[]) => content.map((item) => (item.type === "link" ? item.content.map((text) => text.text).join("") : item.text)).join("");
+const plainText = (content: readonly Inline[]) =>
+  content.map((item) => (item.type === "link" ? item.content.map((text) => text.text).join("") : item.type === "text" ? item.text : "")).join("");
 
 /**
  * Styles that wrap text, outermost first. Markdown has strong, emphasis,
@@ -409,13 +435,18 @@ type Style = (typeof WRAPPING_STYLES)[number];
 
 function phrasing(content: readonly Inline[]): Phrasing[] {
   return styledRuns(
-    content.filter((item) => item.type === "link" || item.text !== ""),
+    content.filter((item) => item.type !== "text" || item.text !== ""),
     [],
   );
 }
 
-/** A style's value on a piece of text, or on a link when all its text shares it. */
-function styleValue(item: Inline, style: Style): string | boolean {
+/**
+ * A style's value on a piece of text, or on a link when all its text shares
+ * it; undefined for an inline image, which has no styles of its own and goes
+ * with the text around it (see styleValues).
+ */
+function styleValue(item: Inline, style: Style): string | boolean | undefined {
+  if (item.type === "inlineImage") return undefined;
   if (item.type === "text") return item.styles[style] ?? false;
   let value: string | boolean | undefined;
   for (const text of item.content) {
@@ -427,7 +458,31 @@ function styleValue(item: Inline, style: Style): string | boolean {
   return value ?? false;
 }
 
-const textLength = (item: Inline) => (item.type === "text" ? item.text.length : item.content.reduce((sum, text) => sum + text.text.length, 0));
+/**
+ * Each item's value of a style. An image takes the value of the text before
+ * it when the text after it (if any) has the same, or of the text after it
+ * when it comes first; otherwise none: so `*a ![b](c) d*` and `*a ![b](c)*`
+ * keep the image inside the emphasis, as they read.
+ */
+function styleValues(items: readonly Inline[], style: Style): (string | boolean)[] {
+  const own = items.map((item) => styleValue(item, style));
+  const values: (string | boolean)[] = [];
+  for (let i = 0; i < own.length; i += 1) {
+    const value = own[i];
+    if (value !== undefined) {
+      values.push(value);
+      continue;
+    }
+    let next: string | boolean | undefined;
+    for (let j = i + 1; j < own.length && next === undefined; j += 1) next = own[j];
+    const previous = values[i - 1];
+    values.push(previous === undefined ? (next ?? false) : next === undefined || next === previous ? previous : false);
+  }
+  return values;
+}
+
+const textLength = (item: Inline) =>
+  item.type === "text" ? item.text.length : item.type === "link" ? item.content.reduce((sum, text) => sum + text.text.length, 0) : 0;
 
 /**
  * Text and links grouped by their styles, so shared styles wrap once:
@@ -444,7 +499,7 @@ function styledRuns(items: readonly Inline[], applied: readonly Style[]): Phrasi
   for (const candidate of WRAPPING_STYLES) {
     if (applied.includes(candidate)) continue;
     let covered = 0;
-    for (const item of items) if (styleValue(item, candidate) !== false) covered += textLength(item);
+    for (const item of items) if ((styleValue(item, candidate) ?? false) !== false) covered += textLength(item);
     if (covered > most) {
       style = candidate;
       most = covered;
@@ -453,23 +508,51 @@ function styledRuns(items: readonly Inline[], applied: readonly Style[]): Phrasi
     }
   }
   if (style === null) {
-    return items.flatMap((item): Phrasing[] =>
-      item.type === "link"
-        ? [{ type: "link", url: item.href, title: null, children: styledRuns(item.content.filter((text) => text.text !== ""), applied) }]
-        : leaves(item),
+    return joinImageLinks(
+      items.flatMap((item): Phrasing[] =>
+        item.type === "link"
+          ? [{ type: "link", url: item.href, title: null, children: styledRuns(item.content.filter((text) => text.text !== ""), applied) }]
+          : item.type === "inlineImage"
+            ? [inlineImageNode(item)]
+            : leaves(item),
+      ),
     );
   }
   const nodes: Phrasing[] = [];
+  const values = styleValues(items, style);
   let start = 0;
   while (start < items.length) {
-    const value = styleValue(items[start]!, style);
+    const value = values[start]!;
     let end = start + 1;
-    while (end < items.length && styleValue(items[end]!, style) === value) end += 1;
+    while (end < items.length && values[end] === value) end += 1;
     const run = items.slice(start, end);
     nodes.push(...(value === false ? styledRuns(run, applied) : wrap(style, value, styledRuns(run, [...applied, style]))));
     start = end;
   }
   return nodes;
+}
+
+/**
+ * Neighbouring links to one address where one of them is a linked image, as
+ * one link: `[a ![b](c) d](/u)` is read as a link, an image linking to /u and
+ * a link (a link holds only text), and written back as it was.
+ */
+function joinImageLinks(nodes: Phrasing[]): Phrasing[] {
+  const joined: Phrasing[] = [];
+  const isImageLink = (node: M.Link) => node.children.length === 1 && node.children[0]!.type === "image";
+  for (const node of nodes) {
+    const last = joined.at(-1);
+    if (node.type === "link" && last?.type === "link" && last.url === node.url && (isImageLink(node) || last.children.some((child) => child.type === "image"))) {
+      joined[joined.length - 1] = { ...last, children: [...last.children, ...node.children] };
+    } else joined.push(node);
+  }
+  return joined;
+}
+
+function inlineImageNode(item: InlineImage): Phrasing {
+  const { url, alt, title, href } = item.props;
+  const image: M.Image = { type: "image", url, alt, title: title || null };
+  return href ? { type: "link", url: href, title: null, children: [image] } : image;
 }
 
 function wrap(style: Style, value: string | boolean, inner: Phrasing[]): Phrasing[] {
@@ -499,29 +582,55 @@ const unescapeAttribute = (value: string) => value.replace(/&lt;/g, "<").replace
  * cell, and `<br>` reads back as the same break everywhere.
  */
 function leaves(text: StyledText): Phrasing[] {
-  if (!text.text.includes("\n")) return text.text === "" ? [] : [text.styles.code === true ? { type: "inlineCode", value: text.text } : { type: "text", value: text.text }];
   const nodes: Phrasing[] = [];
   text.text.split("\n").forEach((line, index) => {
     if (index > 0) nodes.push({ type: "html", value: "<br>" });
-    if (line !== "") nodes.push(text.styles.code === true ? { type: "inlineCode", value: line } : { type: "text", value: line });
+    if (line === "") return;
+    if (text.styles.code === true) nodes.push({ type: "inlineCode", value: line });
+    else nodes.push(...escapedBesideAstral(line));
   });
+  return nodes;
+}
+
+/**
+ * A run of `_` or `*` beside a character outside the BMP (an emoji) is
+ * written escaped, all of it: CommonMark 0.31 counts such a symbol as
+ * punctuation when it decides what a run can open or close (so does
+ * markdown-it, the reader), mdast-util-to-markdown does not, and would leave
+ * `plan__😀` unescaped where it closes emphasis.
+ */
+function escapedBesideAstral(line: string): Phrasing[] {
+  if (!/[\uD800-\uDFFF]/.test(line)) return [{ type: "text", value: line }];
+  const nodes: Phrasing[] = [];
+  let start = 0;
+  for (const match of line.matchAll(/[_*]+/g)) {
+    const before = line.charCodeAt(match.index - 1);
+    const after = line.charCodeAt(match.index + match[0].length);
+    if (!(before >= 0xdc00 && before <= 0xdfff) && !(after >= 0xd800 && after <= 0xdbff)) continue;
+    if (match.index > start) nodes.push({ type: "text", value: line.slice(start, match.index) });
+    nodes.push({ type: "html", value: match[0].replace(/./g, "\\$&") });
+    start = match.index + match[0].length;
+  }
+  if (start < line.length) nodes.push({ type: "text", value: line.slice(start) });
   return nodes;
 }
 
 // ───────────────────────────── Markdown → blocks ─────────────────────────────
 
 /**
- * CommonMark with GitHub's tables, strikethrough and task items, as micromark
- * reads them; no literal autolinks (a bare URL stays text).
+ * Markdown → the editor's blocks, each complete as the editor stores it:
+ * CommonMark with GitHub's tables, strikethrough and task items, read by
+ * markdown-it (markdown-read.ts); no literal autolinks (a bare URL stays text).
  */
-const readOptions: FromMarkdownOptions = {
-  extensions: [gfmStrikethrough(), gfmTable(), gfmTaskListItem()],
-  mdastExtensions: [gfmStrikethroughFromMarkdown(), gfmTableFromMarkdown(), gfmTaskListItemFromMarkdown()],
-};
-
-/** Markdown → the editor's blocks, each complete as the editor stores it. */
 export function markdownToBlocks(markdown: string, options: ReadOptions = {}): Block[] {
-  const tree = fromMarkdown(markdown, readOptions);
+  let tree: M.Root;
+  try {
+    // markdown-it counts a list and its item as two levels: room for MAX_NESTING of each, checked again below.
+    tree = readMarkdownTree(markdown, 2 * MAX_NESTING + 8);
+  } catch (err) {
+    if (err instanceof MarkdownNestingError) throw new MarkdownBlockError(`Markdown nests deeper than ${MAX_NESTING} levels`);
+    throw err;
+  }
   const reader = new Reader(tree, options.newId ?? (() => crypto.randomUUID()));
   return reader.flow(tree.children, 0);
 }
@@ -770,19 +879,31 @@ class InlineReader {
           this.target = [];
           this.inLink = true;
           this.walk(node.children, styles);
-          const link: Link = { type: "link", href, content: this.target.filter(isText) };
+          const inside = this.target;
           this.target = outer;
           this.inLink = false;
-          outer.push(link);
+          // A link holds text only: an image inside it is an inline image linking there, between the link's runs of text.
+          let link: Link | null = null;
+          for (const item of inside) {
+            if (item.type === "inlineImage") {
+              outer.push({ type: "inlineImage", props: { ...item.props, href } });
+              link = null;
+            } else if (item.type === "text") {
+              if (!link) outer.push((link = { type: "link", href, content: [] }));
+              link.content.push(item);
+            }
+          }
+          if (inside.length === 0) outer.push({ type: "link", href, content: [] });
           break;
         }
         case "image":
         case "imageReference": {
-          // An image inside text: a link to it, so its address is kept.
-          const href = node.type === "image" ? node.url : this.definitions.get(node.identifier)?.url;
+          // An image among text: an inline image (inside a link, the link's address is added where the link is read).
+          const definition = node.type === "imageReference" ? this.definitions.get(node.identifier) : undefined;
+          const url = node.type === "image" ? node.url : definition?.url;
           const alt = node.alt ?? "";
-          if (href === undefined || this.inLink) this.push(alt, this.current(styles));
-          else this.target.push({ type: "link", href, content: alt ? [{ type: "text", text: alt, styles: { ...this.current(styles) } }] : [] });
+          if (url === undefined) this.push(alt, this.current(styles));
+          else this.target.push({ type: "inlineImage", props: { url, alt, title: (node.type === "image" ? node.title : definition?.title) ?? "", href: "" } });
           break;
         }
         case "html":
@@ -795,8 +916,6 @@ class InlineReader {
     }
   }
 }
-
-const isText = (item: Inline): item is StyledText => item.type === "text";
 
 /** Opens or closes an underline or colour span; true when the tag was one of ours. */
 function inlineHtml(value: string, stack: [string, string | boolean][]): boolean {
