@@ -1,7 +1,7 @@
 import { trackConnectionAddresses } from "@/lib/auth/client-address";
 import { warmConversionPool } from "@/lib/body/conversion-pool";
 import { getEnv } from "@/lib/env";
-import { assertProductionSettings } from "@/lib/server/production-settings";
+import { assertProductionSettings } from "@/lib/auth/production-settings";
 
 /**
  * The Node.js server's start (instrumentation.ts loads it on that runtime

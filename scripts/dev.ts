@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { PortInUseError, startIdentityServer, type IdentityServer } from "@/identity/server";
 import { IdentityStore } from "@/identity/store";
-import { AUTH_BASE_PATH, HEALTH_PATH, NOTES_PATH } from "@/lib/api-paths";
+import { AUTH_BASE_PATH, HEALTH_PATH, NOTES_PATH } from "@/lib/http/paths";
 import { migrateDatabaseTarget } from "@/lib/db/migrate";
 import { describeFailure } from "@/lib/db/describe-failure";
 import { openDatabase, type OpenDatabase } from "./lib/database";

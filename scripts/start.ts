@@ -8,7 +8,7 @@ import { parseDatabaseUrl } from "@/lib/db/config";
 import { migrateDatabaseTarget } from "@/lib/db/migrate";
 import { getEnv } from "@/lib/env";
 import { openDatabase, type OpenDatabase } from "./lib/database";
-import { assertProductionSettings } from "@/lib/server/production-settings";
+import { assertProductionSettings } from "@/lib/auth/production-settings";
 import { SERVER_ENV, SERVER_NODE_ARGS, serverEntryArgs } from "./lib/server-options";
 
 const root = process.cwd();

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef } from "react";
 import type { NoteBlockEditor } from "@/components/editor/block-editor";
-import { NOTE_PATH, pathTo } from "@/lib/api-paths";
+import { NOTE_PATH, pathTo } from "@/lib/http/paths";
 import type { BlockOp, BlockPlace, MergeBlock } from "@/lib/body/merge";
 import { LIVE_CHECK_MS, toEditorNote, type EditorNote } from "@/lib/notes/editor-types";
 import { noteEtag, parseNoteEtag } from "@/lib/notes/etag";

@@ -1,4 +1,4 @@
-import { ATTACHMENTS_PATH } from "@/lib/api-paths";
+import { ATTACHMENTS_PATH } from "@/lib/http/paths";
 
 /**
  * Stores a file pasted, dropped or picked in the editor as an attachment of

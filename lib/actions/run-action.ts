@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { parseOperationInput, parseWith, type Caller, type OperationCore, type OperationInput } from "@/lib/api/operation";
+import { parseOperationInput, parseWith, type Caller, type OperationCore, type OperationInput } from "@/lib/operations/operation";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { personAuthor } from "@/lib/db/author";
 import { getDb } from "@/lib/db/client";

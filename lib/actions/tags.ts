@@ -1,6 +1,6 @@
 "use server";
 
-import { createTagOperation, deleteTagOperation, renameTagOperation } from "@/lib/api/operations/tags";
+import { createTagOperation, deleteTagOperation, renameTagOperation } from "@/lib/operations/tags";
 import { failureWords, runAction } from "@/lib/actions/run-action";
 import { errorText, isAppError } from "@/lib/errors";
 import { TAG_NAME_MAX, type TTag } from "@/lib/tags/schemas";

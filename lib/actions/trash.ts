@@ -3,9 +3,9 @@
 // The trash page's actions and the notes page's Undo: the REST operations,
 // for the person signed in.
 
-import { deleteNoteForeverOperation, emptyTrashOperation, restoreNoteOperation } from "@/lib/api/operations/trash";
+import { deleteNoteForeverOperation, emptyTrashOperation, restoreNoteOperation } from "@/lib/operations/trash";
 import { failureWords, runAction, type ActionCall } from "@/lib/actions/run-action";
-import type { OperationCore } from "@/lib/api/operation";
+import type { OperationCore } from "@/lib/operations/operation";
 
 export type TrashActionResult = { ok: true } | { ok: false; message: string };
 

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import type { ApiRequestHeader, ApiResponse, ApiResponseHeader, ApiRoute } from "@/lib/api/operation";
-import { ZJsonRpcErrorSchema } from "@/lib/api/operations/mcp";
+import type { ApiRequestHeader, ApiResponse, ApiResponseHeader, ApiRoute } from "@/lib/operations/operation";
+import { ZJsonRpcErrorSchema } from "@/lib/api/mcp-endpoint";
 import { SESSION_TOKEN_HEADER } from "@/lib/auth/authenticate";
-import { API_NAME, API_VERSION } from "@/lib/api-meta";
+import { API_NAME, API_VERSION } from "@/lib/operations/meta";
 import { ERRORS, INVALID_TOKEN_ADVICE } from "@/lib/errors";
-import { toJsonSchema, type JsonSchema } from "@/lib/json-schema";
+import { toJsonSchema, type JsonSchema } from "@/lib/operations/json-schema";
 
 const toSchema = (schema: z.ZodType, io: "input" | "output"): JsonSchema => toJsonSchema(schema, io);
 
@@ -99,7 +99,7 @@ const BODY_CODES = new Set<string>(["INVALID_JSON", "INVALID_BODY", "BODY_TOO_LA
  * to a request feature apply where the route has it; any other code, one
  * added later included, applies by its status, and to every route when the
  * status is not tied to a feature either (401, 429, 500, 503, …): a new entry
- * in lib/errors.ts's ERRORS is declared without touching this file; one
+ * in lib/errors/index.ts's ERRORS is declared without touching this file; one
  * whose `means` is null only where an operation declares it.
  */
 function errorApplies(code: string, status: number, route: ApiRoute): boolean {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ATTACHMENT_PATH } from "@/lib/api-paths";
+import { ATTACHMENT_PATH } from "@/lib/http/paths";
 
 /** Where an attachment is served, relative to the API's base URL. */
 export const attachmentUrl = (id: string) => ATTACHMENT_PATH.replace("{id}", id);

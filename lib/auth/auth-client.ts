@@ -4,7 +4,7 @@
  * included. A few lines of our own rather than the auth library's client,
  * whose bundle carries the library's server-side setting names.
  */
-import { AUTH_BASE_PATH } from "@/lib/api-paths";
+import { AUTH_BASE_PATH } from "@/lib/http/paths";
 
 type AuthFailure = { status: number; code?: string; message?: string };
 export type AuthResult = { data: Record<string, unknown> | null; error: AuthFailure | null };

@@ -5,7 +5,7 @@ import { mcpResource, NOTES_SCOPE } from "@/lib/auth/oauth";
 import { appOrigin } from "@/lib/auth/origin";
 import { ConfigError } from "@/lib/env";
 import { AppError, serverConfigError, toErrorResponse } from "@/lib/errors";
-import { AUTH_BASE_PATH, MCP_PATH } from "@/lib/api-paths";
+import { AUTH_BASE_PATH, MCP_PATH } from "@/lib/http/paths";
 
 // Each document answers at its well-known path and at the path-suffixed forms
 // clients try: the resource's path (/api/mcp) for RFC 9728, the issuer's

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { MCP_PATH } from "@/lib/api-paths";
+import { MCP_PATH } from "@/lib/http/paths";
 import type { Db } from "@/lib/db/client";
 
 // /api/mcp as an OAuth 2.1 protected resource (the MCP authorization spec):

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { runTransaction, transactionSettingsFor, type Db, type Transaction } from "@/lib/db/client";
-import { isWriteConflict } from "@/lib/db/failures";
+import { isWriteConflict } from "@/lib/errors/database";
 import { transactionSettingsSql, type DatabaseLimits } from "@/lib/db/limits";
 import { unavailableError } from "@/lib/errors";
 import { log } from "@/lib/log";

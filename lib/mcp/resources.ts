@@ -1,8 +1,8 @@
 import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { AppError, toErrorParts } from "@/lib/errors";
-import { parseId } from "@/lib/http";
-import type { Caller } from "@/lib/api/operation";
+import { parseId } from "@/lib/http/parse";
+import type { Caller } from "@/lib/operations/operation";
 import { getNoteMarkdownOrThrow } from "@/lib/notes/body";
 
 /** How many of the most recently updated notes resources/list offers. */

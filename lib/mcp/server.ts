@@ -2,12 +2,12 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { API_VERSION } from "@/lib/api-meta";
+import { API_VERSION } from "@/lib/operations/meta";
 import { AppError, fieldDetails, INVALID_TOKEN_ADVICE, toErrorParts } from "@/lib/errors";
-import { MAX_BODY_BYTES, unknownNameMessage } from "@/lib/http";
-import { toJsonSchema } from "@/lib/json-schema";
+import { MAX_BODY_BYTES, unknownNameMessage } from "@/lib/http/parse";
+import { toJsonSchema } from "@/lib/operations/json-schema";
 import { parseNoteEtag } from "@/lib/notes/etag";
-import type { Caller } from "@/lib/api/operation";
+import type { Caller } from "@/lib/operations/operation";
 import { registerNoteResources } from "@/lib/mcp/resources";
 import { runTool, toolInput, type ToolOperation, type ToolOutput } from "@/lib/mcp/tools";
 

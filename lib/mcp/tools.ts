@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { parseOperationInput, parseWith, type Answer, type Caller, type McpTool, type OperationCore, type OperationInput } from "@/lib/api/operation";
-import type { InvalidIdCode } from "@/lib/http";
+import { parseOperationInput, parseWith, type Answer, type Caller, type McpTool, type OperationCore, type OperationInput } from "@/lib/operations/operation";
+import type { InvalidIdCode } from "@/lib/http/parse";
 import { parseNoteEtag, versionFromIfMatch } from "@/lib/notes/etag";
 
-/** An operation an MCP tool offers (lib/api/operations/tools.ts lists them). */
+/** An operation an MCP tool offers (lib/mcp/tool-table.ts lists them). */
 export type ToolOperation = OperationCore & { mcp: McpTool };
 
 /** A tool's answer: JSON, or a Markdown document with JSON facts about it. */

@@ -1,10 +1,11 @@
+import { AGENT_AUTHOR_KINDS } from "@/lib/db/author";
 import type { Db } from "@/lib/db/client";
+import { ownedBy } from "@/lib/db/owner";
 import { previewText } from "@/lib/body/content-text";
 import { noteExcerpt, type ExcerptPart } from "@/lib/notes/excerpt";
 import { listNotes, type ListNotesOptions } from "@/lib/notes/queries";
 import type { TNote } from "@/lib/notes/schemas";
 import { highlightNotes, type NoteHighlight } from "@/lib/notes/snippet";
-import { notesLastChangedByAgent } from "@/lib/revisions/queries";
 
 /** What a list shows of a note: text only, small enough to send to the browser whatever the note's size. */
 export type NoteRow = {
@@ -68,4 +69,17 @@ async function noteRows<const Groups extends readonly TNote[][]>(
   ]);
   const rows = groups.map((notes, group) => notes.map((note, index) => toNoteRow(note, highlights[group]?.[index], agentChanged.has(note.id))));
   return rows as { [Group in keyof Groups]: NoteRow[] };
+}
+
+/**
+ * Which of these notes an agent (REST or MCP) changed last: the author kind of
+ * each one's newest revision, for the notes list's marker.
+ */
+export async function notesLastChangedByAgent(db: Db, { userId, noteIds }: { userId: string; noteIds: string[] }): Promise<Set<string>> {
+  if (noteIds.length === 0) return new Set();
+  const rows = await db.$queryRaw<{ note_id: string; author_kind: string }[]>`
+    SELECT DISTINCT ON (note_id) note_id::text, author_kind FROM note_revisions
+    WHERE ${ownedBy(userId)} AND note_id = ANY(${noteIds}::uuid[])
+    ORDER BY note_id, version DESC`;
+  return new Set(rows.filter((row) => AGENT_AUTHOR_KINDS.has(row.author_kind)).map((row) => row.note_id));
 }

@@ -18,7 +18,7 @@ export const SEARCH_MAX = 1000;
 const LIST_LIMIT_MAX = 500;
 const LIST_LIMIT_DEFAULT = 100;
 
-/** Query-string boolean: "true" or "false" (described as the boolean it is, see lib/json-schema.ts). */
+/** Query-string boolean: "true" or "false" (described as the boolean it is, see lib/operations/json-schema.ts). */
 export const queryBoolean = z.enum(["true", "false"]).transform((value) => value === "true");
 
 export const ZListNotesQuerySchema = z

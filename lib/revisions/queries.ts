@@ -1,10 +1,8 @@
 import type { Db } from "@/lib/db/client";
-import { ownedBy } from "@/lib/db/owner";
 import { contentToText } from "@/lib/body/content-text";
 import { contentToMarkdown, noteMarkdown } from "@/lib/body/markdown";
 import { AppError, noteNotFound } from "@/lib/errors";
 import { serializeTag, TAG_SELECT } from "@/lib/tags/serialize";
-import { AGENT_AUTHOR_KINDS } from "@/lib/db/author";
 import { revisionChange, type RevisionChange } from "@/lib/revisions/diff";
 import type { TListRevisionsQuery, TRevision, TRevisionAuthor, TRevisionList, TRevisionSummary } from "@/lib/revisions/schemas";
 
@@ -243,19 +241,6 @@ export async function getRevisionOrThrow(
   const { content, contentText } = await stateAt(db, { noteId, version: row.version });
   const [summary] = await serializeRevisions(db, userId, [row]);
   return { revision: { ...summary!, content, contentText }, tagIds: row.tagIds };
-}
-
-/**
- * Which of these notes an agent (REST or MCP) changed last: the author kind of
- * each one's newest revision, for the notes list's marker.
- */
-export async function notesLastChangedByAgent(db: Db, { userId, noteIds }: { userId: string; noteIds: string[] }): Promise<Set<string>> {
-  if (noteIds.length === 0) return new Set();
-  const rows = await db.$queryRaw<{ note_id: string; author_kind: string }[]>`
-    SELECT DISTINCT ON (note_id) note_id::text, author_kind FROM note_revisions
-    WHERE ${ownedBy(userId)} AND note_id = ANY(${noteIds}::uuid[])
-    ORDER BY note_id, version DESC`;
-  return new Set(rows.filter((row) => AGENT_AUTHOR_KINDS.has(row.author_kind)).map((row) => row.note_id));
 }
 
 /**

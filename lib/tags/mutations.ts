@@ -1,6 +1,6 @@
 import { Prisma, queryRows, type Db, type DbClient } from "@/lib/db/client";
 import { ownedRow } from "@/lib/db/owner";
-import { isUniqueViolation } from "@/lib/db/failures";
+import { isUniqueViolation } from "@/lib/errors/database";
 import { writeTransaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
 import { tagJsonSql } from "@/lib/tags/serialize";

@@ -1,6 +1,6 @@
 import { Prisma, queryRows, type Db } from "@/lib/db/client";
 import { ownedBy, ownedRow } from "@/lib/db/owner";
-import { isUniqueViolation } from "@/lib/db/failures";
+import { isUniqueViolation } from "@/lib/errors/database";
 import { writeTransaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
 import { insertNote, type VersionedNote } from "@/lib/notes/mutations";

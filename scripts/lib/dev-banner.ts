@@ -1,7 +1,7 @@
 import path from "node:path";
 import { DEFAULT_IDENTITY_API_URL } from "@/identity/env";
 import { CREDENTIALS_FILE } from "@/identity/agent";
-import { NOTES_PATH } from "@/lib/api-paths";
+import { NOTES_PATH } from "@/lib/http/paths";
 import { DEMO_EMAIL, DEMO_PASSWORD } from "./dev-provision";
 
 export type BannerOptions = {

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import type { Readable } from "node:stream";
-import { API_INDEX_PATH } from "@/lib/api-paths";
+import { API_INDEX_PATH } from "@/lib/http/paths";
 import { processIds, procStatFields } from "@/lib/server/linux-proc";
 import { SERVER_ENV, serverEntryArgs } from "./server-options";
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ERRORS } from "@/lib/errors";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
-import { documentServerUrl } from "@/lib/api/operations/api";
+import { documentServerUrl } from "@/lib/api/index-operations";
 import { API_ROUTES } from "@/lib/api/routes";
 import { ZListNotesQuerySchema } from "@/lib/notes/schemas";
 import { useApiStack } from "@/tests/helpers/notes-app";

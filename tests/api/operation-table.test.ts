@@ -3,8 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { API_ROUTES } from "@/lib/api/routes";
 import { runAction } from "@/lib/actions/run-action";
-import { deleteTagOperation, listTagsOperation } from "@/lib/api/operations/tags";
-import { MCP_TOOLS } from "@/lib/api/operations/tools";
+import { deleteTagOperation, listTagsOperation } from "@/lib/operations/tags";
+import { MCP_TOOLS } from "@/lib/mcp/tool-table";
 import { useMcpClients } from "@/tests/helpers/mcp-client";
 import { useApiStack } from "@/tests/helpers/notes-app";
 import { ROOT } from "@/tests/helpers/test-app";
@@ -84,12 +84,12 @@ describe("route paths", () => {
   const ELSEWHERE = new Set(["lib/identity/client.ts", "lib/identity/contract.ts"]);
 
   // The table's paths that code outside it calls or builds on (the browser's fetches, the sign-in routes, the dev banner), with no imports.
-  const TABLE_PATHS = path.join("lib", "api-paths.ts");
+  const TABLE_PATHS = path.join("lib", "http", "paths.ts");
 
-  it("no /api path is written in app/, components/, lib/ or scripts/ outside the operation table (lib/api/operations, lib/api-paths.ts)", () => {
+  it("no /api path is written in app/, components/, lib/ or scripts/ outside the operation table (lib/operations, lib/api, lib/http/paths.ts)", () => {
     const found: string[] = [];
     for (const file of ["app", "components", "lib", "scripts"].flatMap(sourceFiles)) {
-      if (file.startsWith(path.join("lib", "api", "operations") + path.sep) || file === TABLE_PATHS || ELSEWHERE.has(file)) continue;
+      if (["operations", "api"].some((folder) => file.startsWith(path.join("lib", folder) + path.sep)) || file === TABLE_PATHS || ELSEWHERE.has(file)) continue;
       const text = fs.readFileSync(path.join(ROOT, file), "utf8");
       // In a string, or after an interpolation (`${base}/api/…`, JSX's {base}/api).
       for (const match of text.matchAll(/["'`}]\/api(?=[/"'`?<$]|$)[^"'`\s<]*/gm)) found.push(`${file}: ${match[0]}`);

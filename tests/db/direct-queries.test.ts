@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createDb, Prisma, queryRows, TransactionExpiredError, type Db } from "@/lib/db/client";
-import { postgresCode } from "@/lib/db/failures";
+import { postgresCode } from "@/lib/errors/database";
 import { databaseLimits } from "@/lib/db/limits";
 import { toErrorResponse } from "@/lib/errors";
 import { createNote } from "@/lib/notes/mutations";

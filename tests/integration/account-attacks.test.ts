@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { documentServerUrl } from "@/lib/api/operations/api";
+import { documentServerUrl } from "@/lib/api/index-operations";
 import { screenshot, startBrowserStack, type BrowserStack } from "@/tests/helpers/browser";
 import { rawRequest } from "@/tests/helpers/raw-http";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isDatabaseUnavailable, isWriteConflict, postgresCode } from "@/lib/db/failures";
+import { isDatabaseUnavailable, isWriteConflict, postgresCode } from "@/lib/errors/database";
 import { AppError, toErrorResponse } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 

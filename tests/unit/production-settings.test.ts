@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { appOrigin } from "@/lib/auth/origin";
 import { ConfigError, parseEnv } from "@/lib/env";
-import { assertProductionSettings } from "@/lib/server/production-settings";
+import { assertProductionSettings } from "@/lib/auth/production-settings";
 
 const SECRET = "a-test-secret-that-is-long-enough-0123456789";
 

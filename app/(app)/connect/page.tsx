@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { Metadata } from "next";
 import { CodeBlock } from "@/components/connect/code-block";
-import { callMcpOperation } from "@/lib/api/operations/mcp";
+import { callMcpOperation } from "@/lib/api/mcp-endpoint";
 import { getApiIndexOperation, getOpenApiDocumentOperation } from "@/lib/api/routes";
 import { getPublicBaseUrl, requireUser } from "@/lib/auth/current-user";
 import { PageHeader } from "@/components/ui/page-header";

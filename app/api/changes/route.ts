@@ -1,5 +1,5 @@
-import { routeHandlers } from "@/lib/api/operation";
-import { listChangesOperation } from "@/lib/api/operations/changes";
+import { routeHandlers } from "@/lib/operations/operation";
+import { listChangesOperation } from "@/lib/operations/changes";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { routeHandlers } from "@/lib/api/operation";
-import { getHealthOperation } from "@/lib/api/operations/api";
+import { routeHandlers } from "@/lib/operations/operation";
+import { getHealthOperation } from "@/lib/api/index-operations";
 
 export const dynamic = "force-dynamic";
 

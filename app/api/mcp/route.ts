@@ -1,5 +1,5 @@
-import { routeHandlers } from "@/lib/api/operation";
-import { callMcpOperation } from "@/lib/api/operations/mcp";
+import { routeHandlers } from "@/lib/operations/operation";
+import { callMcpOperation } from "@/lib/api/mcp-endpoint";
 
 export const dynamic = "force-dynamic";
 

@@ -1,4 +1,4 @@
-import { routeHandlers } from "@/lib/api/operation";
+import { routeHandlers } from "@/lib/operations/operation";
 import { getOpenApiDocumentOperation } from "@/lib/api/routes";
 
 export const dynamic = "force-dynamic";

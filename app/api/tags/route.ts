@@ -1,5 +1,5 @@
-import { routeHandlers } from "@/lib/api/operation";
-import { createTagOperation, listTagsOperation } from "@/lib/api/operations/tags";
+import { routeHandlers } from "@/lib/operations/operation";
+import { createTagOperation, listTagsOperation } from "@/lib/operations/tags";
 
 export const dynamic = "force-dynamic";
 

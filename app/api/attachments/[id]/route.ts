@@ -1,5 +1,5 @@
-import { routeHandlers } from "@/lib/api/operation";
-import { getAttachmentOperation } from "@/lib/api/operations/attachments";
+import { routeHandlers } from "@/lib/operations/operation";
+import { getAttachmentOperation } from "@/lib/operations/attachments";
 
 export const dynamic = "force-dynamic";
 

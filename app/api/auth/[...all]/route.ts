@@ -1,4 +1,4 @@
-import { AUTH_BASE_PATH } from "@/lib/api-paths";
+import { AUTH_BASE_PATH } from "@/lib/http/paths";
 import { AUTH_PATHS, CLIENT_ADDRESS_HEADER, getAuth } from "@/lib/auth/auth";
 import { clientAddress } from "@/lib/auth/client-address";
 import { authOperation, limitAuthRequest } from "@/lib/auth/limits";

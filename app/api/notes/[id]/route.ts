@@ -1,5 +1,5 @@
-import { routeHandlers } from "@/lib/api/operation";
-import { deleteNoteOperation, getNoteOperation, updateNoteOperation } from "@/lib/api/operations/notes";
+import { routeHandlers } from "@/lib/operations/operation";
+import { deleteNoteOperation, getNoteOperation, updateNoteOperation } from "@/lib/operations/notes";
 
 export const dynamic = "force-dynamic";
 

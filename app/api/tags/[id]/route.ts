@@ -1,5 +1,5 @@
-import { routeHandlers } from "@/lib/api/operation";
-import { deleteTagOperation, renameTagOperation } from "@/lib/api/operations/tags";
+import { routeHandlers } from "@/lib/operations/operation";
+import { deleteTagOperation, renameTagOperation } from "@/lib/operations/tags";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { routeHandlers } from "@/lib/api/operation";
-import { deleteNoteForeverOperation } from "@/lib/api/operations/trash";
+import { routeHandlers } from "@/lib/operations/operation";
+import { deleteNoteForeverOperation } from "@/lib/operations/trash";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { routeHandlers } from "@/lib/api/operation";
-import { editNoteOperation } from "@/lib/api/operations/notes";
+import { routeHandlers } from "@/lib/operations/operation";
+import { editNoteOperation } from "@/lib/operations/notes";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { routeHandlers } from "@/lib/api/operation";
-import { listRevisionsOperation } from "@/lib/api/operations/revisions";
+import { routeHandlers } from "@/lib/operations/operation";
+import { listRevisionsOperation } from "@/lib/operations/revisions";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { routeHandlers } from "@/lib/api/operation";
-import { restoreNoteOperation } from "@/lib/api/operations/trash";
+import { routeHandlers } from "@/lib/operations/operation";
+import { restoreNoteOperation } from "@/lib/operations/trash";
 
 export const dynamic = "force-dynamic";
 

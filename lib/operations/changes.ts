@@ -1,4 +1,4 @@
-import { defineOperation } from "@/lib/api/operation";
+import { defineOperation } from "@/lib/operations/operation";
 import { followChanges } from "@/lib/changes/queries";
 import { ZChangesQuerySchema, ZChangesResponseSchema } from "@/lib/changes/schemas";
 

@@ -1,10 +1,10 @@
-import type { Operation, McpOnlyOperation } from "@/lib/api/operation";
-import { uploadAttachmentFromArgumentsOperation } from "@/lib/api/operations/attachments";
-import { listChangesOperation } from "@/lib/api/operations/changes";
-import { createNoteOperation, deleteNoteOperation, editNoteOperation, getNoteOperation, searchNotesOperation, updateNoteOperation } from "@/lib/api/operations/notes";
-import { getRevisionOperation, listRevisionsOperation, restoreRevisionOperation } from "@/lib/api/operations/revisions";
-import { createTagOperation, deleteTagOperation, listTagsOperation, renameTagOperation } from "@/lib/api/operations/tags";
-import { deleteNoteForeverOperation, listTrashOperation, restoreNoteOperation } from "@/lib/api/operations/trash";
+import type { Operation, McpOnlyOperation } from "@/lib/operations/operation";
+import { uploadAttachmentFromArgumentsOperation } from "@/lib/operations/attachments";
+import { listChangesOperation } from "@/lib/operations/changes";
+import { createNoteOperation, deleteNoteOperation, editNoteOperation, getNoteOperation, searchNotesOperation, updateNoteOperation } from "@/lib/operations/notes";
+import { getRevisionOperation, listRevisionsOperation, restoreRevisionOperation } from "@/lib/operations/revisions";
+import { createTagOperation, deleteTagOperation, listTagsOperation, renameTagOperation } from "@/lib/operations/tags";
+import { deleteNoteForeverOperation, listTrashOperation, restoreNoteOperation } from "@/lib/operations/trash";
 import type { ToolOperation } from "@/lib/mcp/tools";
 
 /**

@@ -1,5 +1,5 @@
-import { defineOperation } from "@/lib/api/operation";
-import { KEY_REUSED } from "@/lib/api/responses";
+import { defineOperation } from "@/lib/operations/operation";
+import { KEY_REUSED } from "@/lib/operations/responses";
 import { deleteTag, insertTag, renameTag } from "@/lib/tags/mutations";
 import { listTags } from "@/lib/tags/queries";
 import { ZCreateTagSchema, ZRenameTagSchema, ZTagListResponseSchema, ZTagResponseSchema } from "@/lib/tags/schemas";

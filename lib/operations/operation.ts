@@ -5,7 +5,7 @@ import { agentAuthor, type RevisionAuthor } from "@/lib/db/author";
 import type { Db, Transaction } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/transaction";
 import { jsonResponse, jsonTextResponse, methodNotAllowedError, toErrorResponse, validationError } from "@/lib/errors";
-import { markdownResponse, NO_QUERY, parseId, parseJsonBody, parseQuery, type InvalidIdCode } from "@/lib/http";
+import { markdownResponse, NO_QUERY, parseId, parseJsonBody, parseQuery, type InvalidIdCode } from "@/lib/http/parse";
 import { idempotent, readIdempotencyKey } from "@/lib/idempotency/idempotency";
 import { versionFromIfMatch } from "@/lib/notes/etag";
 
@@ -45,7 +45,7 @@ export type ApiRoute = {
    * Status → response body schema (null: no body), or a fuller ApiResponse.
    * Success statuses and route-specific failures (409, 412, 422) go here;
    * the failures every route of its kind can answer (400, 401, 404, 413, 415,
-   * 500, 503, …) are added from lib/errors.ts's ERRORS by
+   * 500, 503, …) are added from lib/errors/index.ts's ERRORS by
    * lib/api/openapi.ts.
    */
   responses: Record<number, z.ZodType | null | ApiResponse>;
@@ -130,7 +130,7 @@ type RouteHandler = (req: Request, ctx: RouteContext<Record<string, string>>) =>
 /** One endpoint: what the document and the index say of it, the operation, and the route handler derived from both. */
 export type Operation = ApiRoute & OperationCore & { handle: RouteHandler };
 
-/** An operation no HTTP route offers (an MCP tool's own), declared so in the tool table (lib/api/operations/tools.ts). */
+/** An operation no HTTP route offers (an MCP tool's own), declared so in the tool table (lib/mcp/tool-table.ts). */
 export type McpOnlyOperation = OperationCore & { mcp: McpTool; mcpOnly: true };
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { defineOperation, httpRequest } from "@/lib/api/operation";
+import { defineOperation, httpRequest } from "@/lib/operations/operation";
 import { handleMcpRequest } from "@/lib/mcp/server";
-import { MCP_TOOLS } from "@/lib/api/operations/tools";
+import { MCP_TOOLS } from "@/lib/mcp/tool-table";
 
 const ZJsonRpcIdSchema = z.union([z.string(), z.number()]);
 

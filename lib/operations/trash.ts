@@ -1,5 +1,5 @@
-import { defineOperation } from "@/lib/api/operation";
-import { noteAnswer } from "@/lib/api/operations/notes";
+import { defineOperation } from "@/lib/operations/operation";
+import { noteAnswer } from "@/lib/operations/notes";
 import { ZNoteResponseSchema } from "@/lib/notes/schemas";
 import { deleteTrashedNote, emptyTrash, restoreTrashedNote } from "@/lib/trash/mutations";
 import { listTrash } from "@/lib/trash/queries";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { isDatabaseUnavailable, isWriteConflict, postgresCode } from "@/lib/db/failures";
+import { isDatabaseUnavailable, isWriteConflict, postgresCode } from "@/lib/errors/database";
 import { log } from "@/lib/log";
 
 /**
@@ -226,7 +226,7 @@ const RETRY_AFTER_SECONDS = 1;
 /**
  * The database is down, restarting, read-only, out of connections or over a
  * time bound, or a write lost a deadlock race more often than it is retried
- * (lib/db/failures.ts decides which): worth a retry, not a bug. The one 503
+ * (lib/errors/database.ts decides which): worth a retry, not a bug. The one 503
  * every route, MCP tool and server action answers for it.
  */
 export function unavailableError(cause?: unknown): AppError {

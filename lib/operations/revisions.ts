@@ -1,7 +1,7 @@
-import { defineOperation, type Answer } from "@/lib/api/operation";
-import { FORMAT_ARGUMENT, noteAnswer } from "@/lib/api/operations/notes";
-import { CONVERSION_OVER_BUDGET, CONVERSION_QUEUE_FULL, noteModified } from "@/lib/api/responses";
-import { preferredMediaType } from "@/lib/http";
+import { defineOperation, type Answer } from "@/lib/operations/operation";
+import { FORMAT_ARGUMENT, noteAnswer } from "@/lib/operations/notes";
+import { CONVERSION_OVER_BUDGET, CONVERSION_QUEUE_FULL, noteModified } from "@/lib/operations/responses";
+import { preferredMediaType } from "@/lib/http/parse";
 import { ZNoteFormatQuerySchema, ZNoteResponseSchema } from "@/lib/notes/schemas";
 import { restoreRevision } from "@/lib/revisions/mutations";
 import { getRevisionOrThrow, listRevisions, revisionMarkdown } from "@/lib/revisions/queries";

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { defineMcpOperation, defineOperation, type Answer } from "@/lib/api/operation";
-import { NOTE_PATH, NOTES_PATH } from "@/lib/api-paths";
-import { BODY_TOO_LARGE, CONVERSION_OVER_BUDGET, CONVERSION_QUEUE_FULL, KEY_REUSED, noteModified } from "@/lib/api/responses";
+import { defineMcpOperation, defineOperation, type Answer } from "@/lib/operations/operation";
+import { NOTE_PATH, NOTES_PATH } from "@/lib/http/paths";
+import { BODY_TOO_LARGE, CONVERSION_OVER_BUDGET, CONVERSION_QUEUE_FULL, KEY_REUSED, noteModified } from "@/lib/operations/responses";
 import { noteNotFound } from "@/lib/errors";
-import { matchesIfNoneMatch, preferredMediaType } from "@/lib/http";
+import { matchesIfNoneMatch, preferredMediaType } from "@/lib/http/parse";
 import { getNoteBlocksOrThrow } from "@/lib/notes/blocks";
 import { editNote } from "@/lib/notes/edits";
 import { noteEtag } from "@/lib/notes/etag";

@@ -1,12 +1,12 @@
-import { defineMcpOperation, defineOperation, httpRequest } from "@/lib/api/operation";
-import { ATTACHMENT_PATH, ATTACHMENTS_PATH } from "@/lib/api-paths";
+import { defineMcpOperation, defineOperation, httpRequest } from "@/lib/operations/operation";
+import { ATTACHMENT_PATH, ATTACHMENTS_PATH } from "@/lib/http/paths";
 import { attachmentLimitText, storeAttachment } from "@/lib/attachments/mutations";
 import { readAttachment } from "@/lib/attachments/queries";
 import { ZAttachmentResponseSchema, ZUploadAttachmentToolSchema, ZUploadQuerySchema } from "@/lib/attachments/schemas";
 import { ACCEPTED_TYPES, isImageType } from "@/lib/attachments/types";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { matchesIfNoneMatch } from "@/lib/http";
+import { matchesIfNoneMatch } from "@/lib/http/parse";
 import { BodyTooLargeError, readBodyBytes } from "@/lib/server/request-body";
 
 export const uploadAttachmentOperation = defineOperation({

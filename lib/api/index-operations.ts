@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { API_NAME, API_VERSION } from "@/lib/api-meta";
+import { API_NAME, API_VERSION } from "@/lib/operations/meta";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
-import { defineOperation, definePublicOperation, type Operation } from "@/lib/api/operation";
-import { API_INDEX_PATH, HEALTH_PATH } from "@/lib/api-paths";
+import { defineOperation, definePublicOperation, type Operation } from "@/lib/operations/operation";
+import { API_INDEX_PATH, HEALTH_PATH } from "@/lib/http/paths";
 import { appOrigin } from "@/lib/auth/origin";
 import { checkDatabase } from "@/lib/db/health";
 import { AppError, jsonResponse, jsonTextResponse } from "@/lib/errors";

@@ -1,5 +1,5 @@
 import { ZNoteModifiedResponseSchema } from "@/lib/notes/schemas";
-import type { ApiResponse } from "@/lib/api/operation";
+import type { ApiResponse } from "@/lib/operations/operation";
 
 // Responses more than one operation declares, in the same words.
 export const BODY_TOO_LARGE = { body: null, description: "Request body over 1 MiB" } as const satisfies ApiResponse;
