@@ -24,7 +24,14 @@ const LONG_TAG = "a-very-long-tag-name-without-any-spaces-0123456789";
 const ARABIC = "الاجتماع القادم يوم الأحد، في الساعة العاشرة.";
 const text = (value: string) => [{ type: "text", text: value, styles: {} }];
 
-type Target = { name: string; path: string; signedIn: boolean; ready: (page: Page) => Promise<void> };
+type Target = {
+  name: string;
+  path: string;
+  signedIn: boolean;
+  ready: (page: Page) => Promise<void>;
+  /** A page laid out as one centered card, or a menu or dialog over a page: between phone and desktop nothing of it changes but its width, so the tablet width is not checked. */
+  edgesOnly?: boolean;
+};
 
 /**
  * Every page, at phone, tablet and desktop widths, light and dark: axe finds
@@ -116,11 +123,11 @@ describe("layout and accessibility of every page", () => {
   };
   const targets: Target[] = [
     { name: "landing", path: "/", signedIn: false, ready: heading(/notes/i) },
-    { name: "sign-in", path: "/sign-in", signedIn: false, ready: heading("Sign in") },
-    { name: "sign-up", path: "/sign-up", signedIn: false, ready: heading(/account/i) },
-    { name: "forgot-password", path: "/forgot-password", signedIn: false, ready: heading(/password/i) },
-    { name: "check-email", path: "/check-email?email=someone.with.a.really.long.address%40a-long-domain-name.example.com", signedIn: false, ready: heading("Check your email") },
-    { name: "verify-email-bad-link", path: "/verify-email?token=not-a-token", signedIn: false, ready: heading(/./) },
+    { name: "sign-in", path: "/sign-in", signedIn: false, ready: heading("Sign in"), edgesOnly: true },
+    { name: "sign-up", path: "/sign-up", signedIn: false, ready: heading(/account/i), edgesOnly: true },
+    { name: "forgot-password", path: "/forgot-password", signedIn: false, ready: heading(/password/i), edgesOnly: true },
+    { name: "check-email", path: "/check-email?email=someone.with.a.really.long.address%40a-long-domain-name.example.com", signedIn: false, ready: heading("Check your email"), edgesOnly: true },
+    { name: "verify-email-bad-link", path: "/verify-email?token=not-a-token", signedIn: false, ready: heading(/./), edgesOnly: true },
     {
       name: "notes",
       path: "/notes",
@@ -157,6 +164,7 @@ describe("layout and accessibility of every page", () => {
     // Menus and dialogs open: what they show is checked too.
     {
       name: "account-menu",
+      edgesOnly: true,
       path: "/notes",
       signedIn: true,
       ready: async (page) => {
@@ -166,6 +174,7 @@ describe("layout and accessibility of every page", () => {
     },
     {
       name: "shortcuts-dialog",
+      edgesOnly: true,
       path: "/notes",
       signedIn: true,
       ready: async (page) => {
@@ -176,6 +185,7 @@ describe("layout and accessibility of every page", () => {
     },
     {
       name: "tag-picker",
+      edgesOnly: true,
       path: "",
       signedIn: true,
       ready: async (page) => {
@@ -186,6 +196,7 @@ describe("layout and accessibility of every page", () => {
     },
     {
       name: "delete-dialog",
+      edgesOnly: true,
       path: "",
       signedIn: true,
       ready: async (page) => {
@@ -198,7 +209,7 @@ describe("layout and accessibility of every page", () => {
     { name: "trash", path: "/trash", signedIn: true, ready: heading("Trash") },
     { name: "account", path: "/account", signedIn: true, ready: heading("Account") },
     { name: "connect", path: "/connect", signedIn: true, ready: heading("Connect an agent") },
-    { name: "missing-note", path: "/notes/00000000-0000-4000-8000-000000000000", signedIn: true, ready: heading("This note does not exist") },
+    { name: "missing-note", path: "/notes/00000000-0000-4000-8000-000000000000", signedIn: true, ready: heading("This note does not exist"), edgesOnly: true },
   ];
 
   // One test per page, width and scheme: each is bounded by its own page's work, however loaded the machine.
@@ -225,7 +236,7 @@ describe("layout and accessibility of every page", () => {
           for (const context of contexts.values()) await (await context).close();
         });
 
-        for (const target of targets) {
+        for (const target of targets.filter((each) => !(each.edgesOnly && size.name === "tablet"))) {
           it(`${target.name}: no serious or critical axe violation and no sideways scroll`, async () => {
             const problems: string[] = [];
             const page = await (await contextFor(target.signedIn)).newPage();
