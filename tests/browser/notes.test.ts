@@ -233,8 +233,9 @@ describe("notes in the browser", () => {
     expect(text).toContain('curl -s "$BASE/api/notes?search=groceries" -H "x-session-token: $TOKEN"');
     expect(await page.getByRole("link", { name: "/api/openapi.json" }).getAttribute("href")).toBe("/api/openapi.json");
     expect(text).toContain("answers 401");
-    // Both ways in: the MCP endpoint, and a client configuration to copy.
-    expect(text).toContain(`${stack.app.url}/api/mcp`);
+    // Both ways in: the MCP server's URL first (a client adds it by URL alone), and a client configuration to copy.
+    expect(await page.getByLabel("MCP server URL").textContent()).toBe(`${stack.app.url}/api/mcp`);
+    expect(text.indexOf("Add Notes to an MCP client by its URL")).toBeLessThan(text.indexOf("1. Get a personal API key"));
     const config = JSON.parse((await page.getByLabel("MCP client configuration (.mcp.json)").textContent())!);
     expect(config).toEqual({ mcpServers: { notes: { type: "http", url: `${stack.app.url}/api/mcp`, headers: { "x-session-token": "${NOTES_TOKEN}" } } } });
     expect(await page.getByLabel("Give the client a token").textContent()).toContain("export NOTES_TOKEN=$(npm run -s agent -- token)");

@@ -44,6 +44,16 @@ export default async function ConnectPage() {
           acts for the Notes account with that email; a token for any other email is refused.
         </div>
 
+        <h2>Add Notes to an MCP client by its URL</h2>
+        <p>
+          These notes are a Model Context Protocol server (Streamable HTTP): tools to search, read, create, edit and restore notes, and each
+          note as a resource. Add this URL to your client, nothing else: it opens this site, you sign in and allow it, and it stays connected
+          until you disconnect it on your <Link href="/account">account page</Link>.
+        </p>
+        <CodeBlock label="MCP server URL" code={mcpEndpoint} />
+
+        <p>Scripts and the REST API use a short-lived session token instead, in four steps:</p>
+
         <h2>1. Get a personal API key from the identity service</h2>
         <p>
           With the local identity service (what <code>npm run dev</code> starts), create an identity account for your email; it prints a
@@ -76,15 +86,9 @@ export default async function ConnectPage() {
         </dl>
         <CodeBlock label="A typical agent session" code={flow} />
 
-        <h2>4. Or connect an MCP client</h2>
+        <h2>4. MCP clients that send headers</h2>
         <p>
-          The same notes are a Model Context Protocol server at <code>{mcpEndpoint}</code> (Streamable HTTP): tools to search, read, create,
-          edit and restore notes, and each note as a resource. Add that URL to your client, nothing else: it opens this site, you sign in
-          and allow it, and it stays connected until you disconnect it on your <Link href="/account">account page</Link>. Steps 1 to 3
-          are not needed for it.
-        </p>
-        <p>
-          Scripts, and clients that send headers, take the same token in the same header instead. For a client that reads a project’s{" "}
+          Scripts, and clients that send headers, take the same token in the same header as the API. For a client that reads a project’s{" "}
           <code>.mcp.json</code> (Claude Code, for one), put the token in <code>NOTES_TOKEN</code> and start the client:
         </p>
         <CodeBlock label="MCP client configuration (.mcp.json)" code={mcpConfig} />
