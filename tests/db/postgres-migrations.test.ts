@@ -121,7 +121,7 @@ describe.skipIf(!adminUrl)("migrateDatabase on PostgreSQL", () => {
             });
           }
           await migrateDatabase({ postgresUrl });
-          expect(await diffDatabaseToSchema({ postgresUrl })).toBe("");
+          // The same catalogue as a fresh database's, which the test above holds to the schema.
           await withDatabase(postgresUrl, async (client) => {
             expect({ after: released[count - 1]?.name ?? "nothing", ...(await schemaOf(client)) }).toEqual({ after: released[count - 1]?.name ?? "nothing", ...expected });
             if (!withHistory) return;
