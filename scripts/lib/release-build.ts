@@ -41,7 +41,7 @@ export async function ensureReleaseBuild(root: string, log: (line: string) => vo
   const dist = path.join(root, RELEASE_DIST);
   const stampFile = path.join(dist, SOURCES_FILE);
   const fingerprint = sourcesFingerprint(root);
-  const built = fs.existsSync(path.join(dist, "standalone", "server.js")) ? fs.readFileSync(stampFile, { encoding: "utf8", flag: "a+" }) : "";
+  const built = fs.existsSync(path.join(dist, "standalone", "server.js")) && fs.existsSync(stampFile) ? fs.readFileSync(stampFile, "utf8") : "";
   if (fingerprint !== null && built === fingerprint) {
     log(`reusing the build in ${RELEASE_DIST} (its sources are unchanged)`);
     return RELEASE_DIST;
