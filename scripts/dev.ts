@@ -23,12 +23,12 @@ const APP_START_TIMEOUT_MS = 60_000;
 /** How long the warm-up gives each route to compile and answer. */
 const WARM_UP_TIMEOUT_MS = 120_000;
 /**
- * What is met first: the API routes the banner's commands call (the
- * database's first use, the notes route), then the pages a person opens
- * first and the sign-in route (signed out, each page compiles before its
- * redirect to sign-in).
+ * What is met first, after the health check (the database's first use): the
+ * notes route the banner's commands call, the pages a person opens first and
+ * the sign-in route (signed out, each page compiles before its redirect to
+ * sign-in).
  */
-const WARM_UP_ROUTES = [HEALTH_PATH, NOTES_PATH, "/", "/sign-in", `${AUTH_BASE_PATH}/ok`, "/notes", "/notes/00000000-0000-4000-8000-000000000000"];
+const WARM_UP_ROUTES = [NOTES_PATH, "/", "/sign-in", `${AUTH_BASE_PATH}/ok`, "/notes", "/notes/00000000-0000-4000-8000-000000000000"];
 
 /** A failure reported as one line, without a stack. */
 class StartupError extends Error {}
@@ -89,19 +89,24 @@ async function main(): Promise<number> {
  */
 async function warmUp(app: ChildProcess, port: number): Promise<void> {
   say("Compiling the pages and API routes met first…");
-  for (const route of WARM_UP_ROUTES) {
-    // Next logs a request after answering it: the banner waits for that line too, so it cannot land after the banner.
-    const logged = appLogs(app, new RegExp(`\\bGET ${route} \\d{3} in `), WARM_UP_LOG_TIMEOUT_MS);
-    try {
-      // A page's redirect (to sign in) is its answer: the page compiled to give it.
-      const response = await fetch(`http://127.0.0.1:${port}${route}`, { redirect: "manual", signal: AbortSignal.timeout(WARM_UP_TIMEOUT_MS) });
-      await response.arrayBuffer();
-      await logged.seen;
-    } catch (error) {
-      say(`Could not compile ${route} ahead (${(error as Error).message}); its first request will.`);
-    } finally {
-      logged.stop();
-    }
+  // The health check alone first: it opens the database's first connection, within its own 2 s bound.
+  await warmUpRoute(app, port, HEALTH_PATH);
+  // Then the rest at once: Turbopack compiles them side by side, and shares what they have in common.
+  await Promise.all(WARM_UP_ROUTES.map((route) => warmUpRoute(app, port, route)));
+}
+
+async function warmUpRoute(app: ChildProcess, port: number, route: string): Promise<void> {
+  // Next logs a request after answering it: the banner waits for that line too, so it cannot land after the banner.
+  const logged = appLogs(app, new RegExp(`\\bGET ${route} \\d{3} in `), WARM_UP_LOG_TIMEOUT_MS);
+  try {
+    // A page's redirect (to sign in) is its answer: the page compiled to give it.
+    const response = await fetch(`http://127.0.0.1:${port}${route}`, { redirect: "manual", signal: AbortSignal.timeout(WARM_UP_TIMEOUT_MS) });
+    await response.arrayBuffer();
+    await logged.seen;
+  } catch (error) {
+    say(`Could not compile ${route} ahead (${(error as Error).message}); its first request will.`);
+  } finally {
+    logged.stop();
   }
 }
 
@@ -217,20 +222,23 @@ function startApp(config: DevConfig, database: OpenDatabase, identity: IdentityS
       ...(process.stdout.isTTY && !process.env.NO_COLOR ? { FORCE_COLOR: "1" } : {}),
     },
   });
-  prefixLines(child.stdout!, "[app]", process.stdout, withoutClientAborts());
-  prefixLines(child.stderr!, "[app]", process.stderr, withoutClientAborts());
+  prefixLines(child.stdout!, "[app]", process.stdout, withoutNoise());
+  prefixLines(child.stderr!, "[app]", process.stderr, withoutNoise());
   return child;
 }
 
 /**
- * A filter for `next dev`'s errors that drops its report of a browser that
- * went away while sending a request (a tab closed or a page left during a
- * save): four lines, "⨯ Error: aborted" to "}", with code ECONNRESET. The
- * request was the browser's to abandon; nothing failed on the server.
+ * A filter for what `next dev` prints that says nothing to a person: its
+ * report of a browser that went away while sending a request (a tab closed or
+ * a page left during a save: four lines, "⨯ Error: aborted" to "}", code
+ * ECONNRESET; the request was the browser's to abandon), and its notice that
+ * it saved its compile cache to disk.
  */
-function withoutClientAborts(): (line: string) => boolean {
+function withoutNoise(): (line: string) => boolean {
   let dropping = 0;
-  return (line) => {
+  return (printed) => {
+    const line = stripControlSequences(printed);
+    if (/^\s*✓ Finished writing to filesystem cache in /.test(line)) return false;
     if (/^\s*⨯ Error: aborted$/.test(line)) dropping = 4;
     if (dropping === 0) return true;
     dropping -= 1;

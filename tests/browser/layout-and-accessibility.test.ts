@@ -1,13 +1,13 @@
 import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { AxeBuilder } from "@axe-core/playwright";
 import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contentToText } from "@/lib/body/content-text";
 import { createNote } from "@/lib/notes/mutations";
 import { createTag } from "@/lib/tags/mutations";
-import { editorBody, startBrowserStack, type BrowserStack } from "@/tests/helpers/browser";
+import { seriousAxeFindings } from "@/tests/helpers/axe";
+import { editorBody, pressShortcut, startBrowserStack, type BrowserStack } from "@/tests/helpers/browser";
 
 /** Where every page's screenshot goes, one file per page, width and colour scheme, for people to look at. */
 const SHOT_DIR = path.join(tmpdir(), "notes-layout-screenshots");
@@ -34,7 +34,7 @@ type Target = {
 };
 
 /**
- * Every page, at phone, tablet and desktop widths, light and dark: axe finds
+ * Every page, at desktop, tablet and phone widths, light and dark: axe finds
  * nothing serious or critical, nothing scrolls sideways, and a screenshot of
  * each is kept.
  */
@@ -179,7 +179,7 @@ describe("layout and accessibility of every page", () => {
       signedIn: true,
       ready: async (page) => {
         await page.locator("[data-note-row]").first().waitFor();
-        await page.keyboard.press("?");
+        await pressShortcut(page, "?");
         await page.locator("dialog[open]").waitFor();
       },
     },
@@ -212,75 +212,48 @@ describe("layout and accessibility of every page", () => {
     { name: "missing-note", path: "/notes/00000000-0000-4000-8000-000000000000", signedIn: true, ready: heading("This note does not exist"), edgesOnly: true },
   ];
 
-  // One test per page, width and scheme: each is bounded by its own page's work, however loaded the machine.
-  for (const scheme of SCHEMES) {
-    for (const size of WIDTHS) {
-      describe(`${size.name} (${size.width} px), ${scheme}`, () => {
-        // One browser context per signed-in state, shared by this width's and scheme's pages.
-        const contexts = new Map<boolean, Promise<BrowserContext>>();
-        const contextFor = (signedInState: boolean) => {
-          let context = contexts.get(signedInState);
-          if (!context) {
-            context = stack.browser.newContext({
-              baseURL: stack.app.url,
-              viewport: { width: size.width, height: size.height },
-              colorScheme: scheme,
-              reducedMotion: "reduce",
-              storageState: signedInState ? signedIn : undefined,
-            });
-            contexts.set(signedInState, context);
-          }
-          return context;
-        };
-        afterAll(async () => {
-          for (const context of contexts.values()) await (await context).close();
-        });
-
-        for (const target of targets.filter((each) => !(each.edgesOnly && size.name === "tablet"))) {
-          it(`${target.name}: no serious or critical axe violation and no sideways scroll`, async () => {
-            const problems: string[] = [];
-            const page = await (await contextFor(target.signedIn)).newPage();
-            try {
-              page.setDefaultTimeout(15_000);
-              await page.goto(target.path || `/notes/${noteId}`);
-              await target.ready(page);
-
-              const overflow = await page.evaluate(() => {
-                const scroller = document.scrollingElement ?? document.documentElement;
-                return { scrollWidth: scroller.scrollWidth, innerWidth: window.innerWidth };
-              });
-              if (overflow.scrollWidth > overflow.innerWidth) problems.push(`${overflow.scrollWidth} px wide in a ${overflow.innerWidth} px window`);
-              // Text running past its card's edge (clipped or not) is cut off for the reader too.
-              const spilled = await page.evaluate(() =>
-                [...document.querySelectorAll(".auth-card, .card, .note-list, .callout, .alert, .banner")]
-                  .filter((box) => box.scrollWidth > box.clientWidth + 1 && getComputedStyle(box).overflowX !== "auto")
-                  .map((box) => `${box.className} (${box.scrollWidth} px of content in ${box.clientWidth} px)`),
-              );
-              for (const box of spilled) problems.push(`content wider than .${box}`);
-
-              const results = await new AxeBuilder({ page })
-                .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-                // Off by default in axe (experimental): a control's name must hold its visible words, for people who speak to their computer.
-                .options({ rules: { "label-content-name-mismatch": { enabled: true } } })
-                .analyze();
-              for (const violation of results.violations) {
-                if (violation.impact !== "serious" && violation.impact !== "critical") continue;
-                const where = violation.nodes
-                  .slice(0, 3)
-                  .map((node) => `${node.target.join(" ")}${node.failureSummary ? ` (${node.failureSummary.replace(/\s+/g, " ").slice(0, 160)})` : ""}`)
-                  .join("; ");
-                problems.push(`${violation.id} [${violation.impact}] ${violation.help}: ${where}`);
-              }
-
-              await page.screenshot({ path: path.join(SHOT_DIR, `${target.name}-${size.name}-${scheme}.png`), fullPage: true });
-            } finally {
-              await page.close();
-            }
-            expect(problems).toEqual([]);
-          });
-        }
-      });
+  // One context per signed-in state, shared by every page's test.
+  const contexts = new Map<boolean, Promise<BrowserContext>>();
+  const contextFor = (signedInState: boolean) => {
+    let context = contexts.get(signedInState);
+    if (!context) {
+      context = stack.browser.newContext({ baseURL: stack.app.url, reducedMotion: "reduce", storageState: signedInState ? signedIn : undefined });
+      contexts.set(signedInState, context);
     }
+    return context;
+  };
+  afterAll(async () => {
+    for (const context of contexts.values()) await (await context).close();
+  });
+
+  // One test per page: it is loaded once, at the widest window, then the window narrows and the scheme
+  // changes under it, as a person's would (the page follows both as they change).
+  for (const target of targets) {
+    const sizes = [...WIDTHS].reverse().filter((size) => !(target.edgesOnly && size.name === "tablet"));
+    it(`${target.name}: at ${sizes.map((size) => size.width).join(", ")} px, light and dark, no serious or critical axe violation and no sideways scroll`, async () => {
+      const problems: string[] = [];
+      const page = await (await contextFor(target.signedIn)).newPage();
+      try {
+        page.setDefaultTimeout(15_000);
+        await page.setViewportSize({ width: sizes[0]!.width, height: sizes[0]!.height });
+        await page.goto(target.path || `/notes/${noteId}`);
+        await target.ready(page);
+        for (const size of sizes) {
+          for (const scheme of SCHEMES) {
+            await page.setViewportSize({ width: size.width, height: size.height });
+            await page.emulateMedia({ colorScheme: scheme });
+            // Laid out and painted again for this window and scheme.
+            await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+            const where = `${size.name} (${size.width} px), ${scheme}`;
+            for (const problem of await layoutProblems(page)) problems.push(`${where}: ${problem}`);
+            await page.screenshot({ path: path.join(SHOT_DIR, `${target.name}-${size.name}-${scheme}.png`), fullPage: true });
+          }
+        }
+      } finally {
+        await page.close();
+      }
+      expect(problems).toEqual([]);
+    });
   }
 
   it("the notes list keeps a long title on one line, ellipsised, with its time in view", async () => {
@@ -413,8 +386,7 @@ describe("layout and accessibility of every page", () => {
           buttons.filter((button) => !(button.getAttribute("aria-label") || button.textContent?.trim() || button.getAttribute("title"))).map((button) => button.outerHTML.slice(0, 120)),
         );
         expect(unnamed).toEqual([]);
-        const results = await new AxeBuilder({ page }).include(".bn-formatting-toolbar").withTags(["wcag2a", "wcag2aa"]).analyze();
-        expect(results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => violation.id)).toEqual([]);
+        expect(await seriousAxeFindings(page, { include: ".bn-formatting-toolbar" })).toEqual([]);
         await page.screenshot({ path: path.join(SHOT_DIR, `formatting-toolbar-${scheme}.png`) });
       });
     }
@@ -438,8 +410,7 @@ describe("layout and accessibility of every page", () => {
         const active = await editor.getAttribute("aria-activedescendant");
         expect(await menu.locator(`[id="${active}"]`).getAttribute("role")).toBe("option");
         expect(await editor.getAttribute("aria-expanded")).toBeNull();
-        const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
-        expect(results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+        expect(await seriousAxeFindings(page)).toEqual([]);
         await page.screenshot({ path: path.join(SHOT_DIR, `slash-menu-${scheme}.png`) });
         await page.keyboard.press("Escape");
       });
@@ -513,4 +484,24 @@ async function tabThrough(page: Page, max: number, until?: string): Promise<{ na
     if (focused.name === until) break;
   }
   return reached;
+}
+
+/** Sideways scroll, text past its card's edge, and axe's serious or critical findings on the page as it is shown now. */
+async function layoutProblems(page: Page): Promise<string[]> {
+  const problems: string[] = [];
+  const overflow = await page.evaluate(() => {
+    const scroller = document.scrollingElement ?? document.documentElement;
+    return { scrollWidth: scroller.scrollWidth, innerWidth: window.innerWidth };
+  });
+  if (overflow.scrollWidth > overflow.innerWidth) problems.push(`${overflow.scrollWidth} px wide in a ${overflow.innerWidth} px window`);
+  // Text running past its card's edge (clipped or not) is cut off for the reader too.
+  const spilled = await page.evaluate(() =>
+    [...document.querySelectorAll(".auth-card, .card, .note-list, .callout, .alert, .banner")]
+      .filter((box) => box.scrollWidth > box.clientWidth + 1 && getComputedStyle(box).overflowX !== "auto")
+      .map((box) => `${box.className} (${box.scrollWidth} px of content in ${box.clientWidth} px)`),
+  );
+  for (const box of spilled) problems.push(`content wider than .${box}`);
+
+  problems.push(...(await seriousAxeFindings(page)));
+  return problems;
 }

@@ -1,9 +1,9 @@
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contentToText } from "@/lib/body/content-text";
 import { createNote } from "@/lib/notes/mutations";
 import { createTag } from "@/lib/tags/mutations";
+import { seriousAxeFindings } from "@/tests/helpers/axe";
 import { editorBody, noteIdFromUrl, pressShortcut, screenshot, startBrowserStack, waitForSaved, type BrowserStack } from "@/tests/helpers/browser";
 
 const text = (value: string) => [{ type: "text", text: value, styles: {} }];
@@ -87,9 +87,7 @@ describe("the list beside the open note", () => {
       // Nothing serious or critical for axe, light and dark, with the list beside the note.
       for (const scheme of ["light", "dark"] as const) {
         await page.emulateMedia({ colorScheme: scheme });
-        const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-        const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-        expect(serious.map((violation) => `${scheme}: ${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+        expect((await seriousAxeFindings(page)).map((finding) => `${scheme}: ${finding}`)).toEqual([]);
         await screenshot(page, `two-pane-desktop-${scheme}`);
       }
     } finally {
