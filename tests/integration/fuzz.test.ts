@@ -5,8 +5,8 @@ import { TEST_DB_KINDS } from "@/tests/helpers/env";
 import { describeRequest, fuzzRequest, responseProblem, sendFuzzRequest, type FuzzRequest, type FuzzWorld } from "@/tests/helpers/fuzz-requests";
 import { startNotesStack, type NotesStack, type SeededUser } from "@/tests/helpers/notes-app";
 
-// FUZZ_RUNS=200000 for a long run; FUZZ_SEED to replay one.
-const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000);
+// 4,000 requests in the suite; FUZZ_RUNS=200000 for a long run, FUZZ_SEED for other requests or to replay one.
+const RUNS = Number(process.env.FUZZ_RUNS ?? 4_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 16);
 // Generous: a bound on stalls, not a latency target.
