@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@/scripts/lib/processes";
 import { runIdentityCli } from "@/tests/identity/helpers";
 import { expectSuccess, startE2eStack, type E2eStack, type E2eStackOptions } from "./helpers";
@@ -7,8 +7,6 @@ import { expectSuccess, startE2eStack, type E2eStack, type E2eStackOptions } fro
 // agent tool and the production app. Each scenario has its own stack, so
 // revoking or expiring in one cannot touch another.
 
-// Each step that runs a CLI starts a process; a loaded machine takes seconds for each.
-vi.setConfig({ testTimeout: 90_000 });
 
 /** A stack of its own for the enclosing describe block, started before its tests and stopped after them. */
 function stackForBlock(options: E2eStackOptions): () => E2eStack {

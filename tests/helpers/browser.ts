@@ -45,7 +45,7 @@ export type BrowserStack = {
 export type BrowserStackOptions = {
   /** Verified accounts with passwords, created the way `npm run users -- add` does. */
   accounts?: { email: string; password: string }[];
-  /** Extra seeding through the data layer, before the app owns the embedded database. */
+  /** Extra seeding through the data layer, before the app starts. */
   seed?: (db: Db, accounts: Account[]) => Promise<void>;
   env?: Record<string, string>;
   /** `next dev` instead of the production build: development mode, where React mounts every component twice. */
@@ -59,12 +59,13 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /**
- * The production app on a fresh embedded database with a fake identity
- * service, mail going to a temporary outbox, and a headless Chromium.
+ * The production app on a fresh PostgreSQL database (the engine of the
+ * embedded database every self-hoster runs) with a fake identity service,
+ * mail going to a temporary outbox, and a headless Chromium.
  */
 export async function startBrowserStack(options: BrowserStackOptions = {}): Promise<BrowserStack> {
   const identity = await startFakeIdentity();
-  const database = await createTestDatabase("pglite");
+  const database = await createTestDatabase("postgres");
   const outboxTemp = await makeTempDir("notes-outbox-");
   const outboxDir = outboxTemp.dir;
   const accounts = await database.withDb(async (db) => {

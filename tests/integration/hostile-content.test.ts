@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { noteMarkdown } from "@/lib/body/markdown";
 import { ERRORS } from "@/lib/errors";
 import { createUser } from "@/lib/users/mutations";
@@ -22,8 +22,6 @@ const BUDGET_ERROR = /^(Markdown|Note) is too expensive to convert: over the (\d
 // A liveness bound, not a latency target: before conversions left the request
 // thread, one hostile body froze every request for 20 s and more.
 const CANARY_STALL_MS = 15_000;
-// Each case waits for several conversions of its budget, and for killed workers to be replaced.
-vi.setConfig({ testTimeout: 120_000 });
 // A reused keep-alive connection the server closed at that moment fails a
 // request without the server being at fault; a few over the run are allowed.
 const CANARY_FAILURES_ALLOWED = 3;

@@ -171,6 +171,7 @@ function apply(world: World, step: Step): World {
 
 describe("the draft path: opening, mounting twice, saving, closing and crashing", () => {
   it("never loses a word typed once it was saved or kept: it is on the server, in the browser's draft or on the page", () => {
+    // 500 sequences in the suite; FC_RUNS=5000 (or more) for a deeper search.
     fc.assert(
       fc.property(fc.array(stepArb, { minLength: 20, maxLength: 80, size: "max" }), (steps) => {
         let world: World = { server: { version: 1, content: [block("start")] }, storage: null, page: null, kept: new Set(["start"]), next: 1 };
@@ -184,7 +185,7 @@ describe("the draft path: opening, mounting twice, saving, closing and crashing"
           for (const word of world.kept) expect(places, `${word} after ${JSON.stringify(step)}`).toContain(word);
         }
       }),
-      { numRuns: 2000 },
+      { numRuns: Number(process.env.FC_RUNS ?? 500) },
     );
   });
 

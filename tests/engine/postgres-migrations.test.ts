@@ -5,14 +5,14 @@ import path from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { diffDatabaseToSchema, migrateDatabase } from "@/lib/db/migrate";
-import { testEnv } from "../helpers/env";
-import { expectMigratedSchema, migrationNames } from "./migrated-schema";
+import { testEnv } from "@/tests/helpers/env";
+import { expectMigratedSchema, migrationNames } from "@/tests/db/migrated-schema";
 
 const adminUrl = testEnv.TEST_DATABASE_URL;
 const ROOT = path.resolve(import.meta.dirname, "../..");
 // The migrations of 0.1.0 as released, where they differ from prisma/migrations:
 // the revision policy they restated now lives in prisma/definitions alone.
-const RELEASED_DIR = path.join(import.meta.dirname, "fixtures/released-migrations");
+const RELEASED_DIR = path.join(ROOT, "tests/db/fixtures/released-migrations");
 
 /** The migration history as 0.1.0 released it: folder name and SQL, oldest first. */
 function releasedMigrations(): { name: string; sql: string }[] {
