@@ -93,6 +93,7 @@ describe("notes in the browser", () => {
 
   it("finds a note by a word only in its body, as you type, with the query in the URL", async () => {
     await page.goto("/notes");
+    await page.locator("[data-note-row]").first().waitFor();
     await pressShortcut(page, "/");
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("note-search");
     await page.keyboard.type("azulejo");

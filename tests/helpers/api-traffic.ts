@@ -71,9 +71,12 @@ export function takeViolations(): string[] {
 /** Where the per-file counts go (set by the global setup). */
 export const TRAFFIC_DIR_ENV = "TEST_API_TRAFFIC_DIR";
 
+/** Writes this test file's counts and starts counting again (a worker runs several files in turn). */
 export function writeTrafficStats(dir: string | undefined, file: string): void {
-  if (!dir || trafficStats.operation + trafficStats.outside + trafficStats.skipped === 0) return;
-  fs.writeFileSync(path.join(dir, `${process.pid}-${path.basename(file)}.json`), JSON.stringify({ file, ...trafficStats }));
+  const counts = { ...trafficStats };
+  Object.assign(trafficStats, { operation: 0, outside: 0, skipped: 0, violations: 0, checkMs: 0 });
+  if (!dir || counts.operation + counts.outside + counts.skipped === 0) return;
+  fs.writeFileSync(path.join(dir, `${process.pid}-${path.basename(file)}.json`), JSON.stringify({ file, ...counts }));
 }
 
 export function readTrafficStats(dir: string): (TrafficStats & { file: string })[] {

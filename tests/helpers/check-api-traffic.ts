@@ -10,7 +10,10 @@ import { inProcessHandler, isCheckedUrl, recordResponse, takeViolations, traffic
 // fetch) is checked against the OpenAPI document. Requests to an app whose
 // route handlers run in this process are answered by them (in-process-app.ts).
 // Other origins pass through untouched.
-const originalFetch = globalThis.fetch;
+// A worker runs several test files in turn, each running this file again: fetch is wrapped once.
+const ORIGINAL_FETCH = Symbol.for("notes.tests.originalFetch");
+const saved = globalThis as typeof globalThis & { [ORIGINAL_FETCH]?: typeof fetch };
+const originalFetch = (saved[ORIGINAL_FETCH] ??= globalThis.fetch);
 
 globalThis.fetch = async function checkedFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   const request = input instanceof Request ? input : undefined;
