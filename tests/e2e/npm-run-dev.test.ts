@@ -230,8 +230,7 @@ describe("npm run dev", () => {
 
       const dev = spawnNpmRunDev({ ...env, ...stackDir.env });
       onTestFinished(() => killGroup(dev.child));
-      // The move is done before the app starts; once the demo account is provisioned after it, Ctrl-C.
-      await waitForOutput(dev.child, dev.output, /\[dev\] Demo account demo@example\.com/, START_TIMEOUT_MS);
+      await waitForOutput(dev.child, dev.output, /Notes app\s+(http:\/\/\S+)/, START_TIMEOUT_MS);
       expect(dev.output()).toMatch(/\[dev\] Moved 1 accounts, 1 notes, 1 revisions, 0 tags, 0 attachments and 0 trashed notes\. The old folder is kept as \S+pglite-moved-\d+/);
       await interrupt({ ...dev, appUrl: "", identityUrl: "" });
 
