@@ -24,11 +24,20 @@ const APP_START_TIMEOUT_MS = 60_000;
 const WARM_UP_TIMEOUT_MS = 120_000;
 /**
  * What is met first, after the health check (the database's first use): the
- * notes route the banner's commands call, the pages a person opens first and
- * the sign-in route (signed out, each page compiles before its redirect to
+ * notes routes the banner's commands and an open note call, the pages a
+ * person opens first and the sign-in route (signed out, each page compiles before its redirect to
  * sign-in).
  */
-const WARM_UP_ROUTES = [NOTES_PATH, "/", "/sign-in", `${AUTH_BASE_PATH}/ok`, "/notes", "/notes/00000000-0000-4000-8000-000000000000"];
+const WARM_UP_ROUTES = [
+  NOTES_PATH,
+  // A note's own route: the open note's page checks it for changes.
+  `${NOTES_PATH}/00000000-0000-4000-8000-000000000000`,
+  "/",
+  "/sign-in",
+  `${AUTH_BASE_PATH}/ok`,
+  "/notes",
+  "/notes/00000000-0000-4000-8000-000000000000",
+];
 
 /** A failure reported as one line, without a stack. */
 class StartupError extends Error {}
