@@ -25,8 +25,8 @@ const WARM_UP_TIMEOUT_MS = 120_000;
 /**
  * What is met first, after the health check (the database's first use): the
  * notes routes the banner's commands and an open note call, the pages a
- * person opens first and the sign-in route (signed out, each page compiles before its redirect to
- * sign-in).
+ * person opens first and the sign-in route (signed out, each page compiles
+ * before its redirect to sign-in).
  */
 const WARM_UP_ROUTES = [
   NOTES_PATH,
