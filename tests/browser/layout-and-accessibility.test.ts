@@ -344,10 +344,13 @@ describe("layout and accessibility of every page", () => {
         await page.goto("/notes");
         const row = page.locator("[data-note-row]").filter({ hasText: "quarterly planning" });
         const rowTag = row.locator(".tag", { hasText: LONG_TAG.slice(0, 12) });
+        // A box is read as the page is: wait for the list's row first.
+        await rowTag.waitFor();
         const rowBox = await row.boundingBox();
         const rowTagBox = await rowTag.boundingBox();
         expect(rowTagBox!.x + rowTagBox!.width).toBeLessThanOrEqual(rowBox!.x + rowBox!.width);
         const chip = page.getByRole("navigation", { name: "Filter by tag" }).getByRole("link", { name: new RegExp(LONG_TAG.slice(0, 12)) });
+        await chip.waitFor();
         const chipBox = await chip.boundingBox();
         expect(chipBox!.x + chipBox!.width).toBeLessThanOrEqual(size.width);
         await page.screenshot({ path: path.join(SHOT_DIR, `reading-list-${size.name}.png`), fullPage: true });
