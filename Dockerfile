@@ -1,5 +1,5 @@
 # The notes app as a container image: build in one stage, run only the
-# production build (Next's standalone server and the bundled release step) as
+# production build (Next's standalone build served by npm start's own server, and the bundled release step) as
 # an unprivileged user in the other. Configuration comes from the environment
 # only (.env.example lists it); APP_URL, DATABASE_URL, IDENTITY_API_URL,
 # IDENTITY_PARTNER_KEY and BETTER_AUTH_SECRET are required.
@@ -33,4 +33,4 @@ RUN mkdir -p .next/cache && chown node:node .next/cache
 USER node
 EXPOSE 3000
 # The same heap flags as `npm start` (scripts/lib/server-options.ts).
-CMD ["node", "--max-old-space-size=256", "--heap-growing-percent=50", "--max-semi-space-size=8", "server.js"]
+CMD ["node", "--max-old-space-size=256", "--heap-growing-percent=50", "--max-semi-space-size=8", "serve.mjs"]

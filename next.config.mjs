@@ -10,8 +10,8 @@ const nextConfig = {
   pageExtensions: process.env.NEXT_BENCH_FLOOR === "1" ? ["tsx", "ts", "bench.ts"] : ["tsx", "ts"],
   // A separate build folder lets a benchmark or test build run beside a dev build.
   distDir: process.env.NEXT_DIST_DIR || ".next",
-  // The container image's build (scripts/build-standalone.ts): a server.js with
-  // only the node_modules it needs. Other builds stay as `next start` serves them.
+  // The release build both deployments are made from (scripts/lib/release-build.ts):
+  // the app with only the node_modules it needs. Other builds stay as `next start` serves them.
   output: process.env.NEXT_OUTPUT === "standalone" ? "standalone" : undefined,
   // The benchmark measures the running app; `npm run typecheck` and the test
   // build check types.

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { CONTAINER_ENTRY } from "@/scripts/build-standalone";
 import { SERVERLESS_DIR, serverFunctionDir } from "@/scripts/build-serverless";
 import { collectOutput, hasExited, stopChild, waitFor } from "@/scripts/lib/processes";
 import { copyServerlessBuild, instanceCommand } from "@/scripts/serverless-run";
@@ -74,7 +75,7 @@ export async function startAndTimeFirstRequest(options: ColdStartOptions): Promi
 export type ColdStartReport = {
   /** `next start` on the benchmark's build: what a serverless host's Next runtime starts. */
   nextStart: number[];
-  /** `node server.js` of `npm run build:standalone`: what the container runs; null when that build is absent. */
+  /** `node serve.mjs` of `npm run build:standalone`: what the container runs; null when that build is absent. */
   standalone: number[] | null;
   /**
    * A fresh instance of `npm run build:serverless`'s function, run as Lambda
@@ -127,14 +128,14 @@ export async function measureColdStarts(options: {
             url,
             token: options.token,
           })
-        : await startAndTimeFirstRequest({ command: process.execPath, args: ["server.js"], cwd: options.standaloneDir, env, url, token: options.token });
+        : await startAndTimeFirstRequest({ command: process.execPath, args: [CONTAINER_ENTRY], cwd: options.standaloneDir, env, url, token: options.token });
     await started.stop();
     return started.coldStartMs;
   };
   const nextStart: number[] = [];
   for (let i = 0; i < options.runs; i++) nextStart.push(await once("next"));
   let standalone: number[] | null = null;
-  if (existsSync(`${options.standaloneDir}/server.js`)) {
+  if (existsSync(`${options.standaloneDir}/${CONTAINER_ENTRY}`)) {
     standalone = [];
     for (let i = 0; i < options.runs; i++) standalone.push(await once("standalone"));
   }

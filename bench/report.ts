@@ -123,7 +123,7 @@ export function renderMarkdown(report: BenchReport): string {
     if (cold) {
       const runs = (values: number[]) => `median ${median(values)} ms (runs: ${values.join(", ")} ms)`;
       lines.push(`Cold start, process start → first authenticated 200, only environment variables: \`next start\` (a host running Next's own runtime) ${runs(cold.nextStart)}; ` +
-        (cold.standalone ? `container's \`node server.js\` ${runs(cold.standalone)}; ` : "container's server not measured (run `npm run build:standalone` first); ") +
+        (cold.standalone ? `container's \`node serve.mjs\` ${runs(cold.standalone)}; ` : "container's server not measured (run `npm run build:standalone` first); ") +
         (cold.serverless ? `the serverless function's instance (OpenNext, run as Lambda runs it) ${runs(cold.serverless)}.` : "the serverless function not measured (run `npm run build:serverless` first)."));
     }
     if (pgRun.soak) lines.push(soakLine(pgRun.soak));

@@ -1,13 +1,15 @@
 // npm run build:standalone: what the container image runs, in one folder.
-// Next's standalone output (server.js with only the node_modules it needs),
-// its static files, the migrations and a bundled release step (migrate.mjs):
+// Next's standalone output (the build with only the node_modules it needs),
+// its static files, the migrations, a bundled release step (migrate.mjs) and
+// npm start's own server (serve.mjs: request logs, JSON errors for malformed
+// requests, a draining shutdown) in place of Next's server.js:
 //   node migrate.mjs     applies pending migrations to DATABASE_URL (release step)
-//   node server.js       serves on PORT (HOSTNAME=0.0.0.0 in a container)
+//   node serve.mjs       serves on PORT (HOSTNAME=0.0.0.0 in a container)
 // The Dockerfile copies exactly this folder; tests/e2e/deploy.test.ts runs it.
 import fs from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
-import { bundleConversionWorker } from "@/scripts/lib/build-app";
+import { bundleConversionWorker, bundleForNode } from "@/scripts/lib/build-app";
 import { assertNoLocalData } from "@/scripts/lib/build-contents";
 import { ensureReleaseBuild } from "@/scripts/lib/release-build";
 
@@ -16,6 +18,9 @@ const UNBUNDLED = ["@electric-sql/pglite", "@prisma/schema-engine-wasm"];
 
 /** Where the container's folder is made: what the Dockerfile copies. */
 export const CONTAINER_DIR = "dist/container";
+
+/** The container's server, in that folder. */
+export const CONTAINER_ENTRY = "serve.mjs";
 
 /**
  * The container's folder, made in `outDir` from a build with standalone
@@ -31,8 +36,12 @@ export async function buildStandalone(options: { root: string; distDir: string; 
   log(`copying the standalone server into ${path.relative(root, out)}`);
   fs.rmSync(out, { recursive: true, force: true });
   fs.cpSync(path.join(dist, "standalone"), out, { recursive: true, verbatimSymlinks: true });
+  // The container runs the server npm start runs, bundled with what it imports but Next (the standalone build's own).
+  fs.rmSync(path.join(out, "server.js"));
+  log("bundling the server into serve.mjs");
+  await bundleForNode(root, "scripts/serve.ts", path.join(out, CONTAINER_ENTRY), { standalone: true, external: ["next"] });
 
-  // Static assets are served by server.js from the dist folder beside it.
+  // Static assets are served from the dist folder beside the server.
   fs.cpSync(path.join(dist, "static"), path.join(out, path.basename(distDir), "static"), { recursive: true });
   if (fs.existsSync(path.join(root, "public"))) fs.cpSync(path.join(root, "public"), path.join(out, "public"), { recursive: true });
   fs.cpSync(path.join(root, "prisma"), path.join(out, "prisma"), { recursive: true, filter: (file) => !file.endsWith(".ts") });
@@ -103,7 +112,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   ensureReleaseBuild(root, log)
     .then((distDir) => buildStandalone({ root, distDir, log }))
     .then(
-      (out) => process.stdout.write(`[build] ${path.relative(root, out)}: run \`node migrate.mjs\` once per release, then \`node server.js\`\n`),
+      (out) => process.stdout.write(`[build] ${path.relative(root, out)}: run \`node migrate.mjs\` once per release, then \`node ${CONTAINER_ENTRY}\`\n`),
       (error: unknown) => {
         process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
         process.exit(1);

@@ -6,10 +6,10 @@ import { bundledServerPath } from "@/scripts/lib/server-options";
 
 /**
  * One TypeScript entry point as one ES module for Node 22. Packages stay in
- * node_modules unless `standalone`: then everything is in the file, which runs
- * with nothing installed beside it.
+ * node_modules unless `standalone`: then everything is in the file but the
+ * packages named `external`, and it runs with only those installed beside it.
  */
-export async function bundleForNode(root: string, entry: string, outfile: string, { standalone = false } = {}): Promise<void> {
+export async function bundleForNode(root: string, entry: string, outfile: string, { standalone = false, external = [] as string[] } = {}): Promise<void> {
   await build({
     entryPoints: [path.join(root, entry)],
     outfile,
@@ -20,7 +20,7 @@ export async function bundleForNode(root: string, entry: string, outfile: string
     tsconfig: path.join(root, "tsconfig.json"),
     ...(standalone
       ? // Bundled CommonJS still calls require for Node's own modules.
-        { banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' } }
+        { banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' }, external }
       : { packages: "external" as const }),
     logLevel: "warning",
   });

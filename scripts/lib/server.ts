@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import path from "node:path";
 import next from "next";
 import { AppError, methodNotAllowedError, REQUEST_ID_HEADER, toErrorParts, type ErrorParts } from "@/lib/errors";
 import { log } from "@/lib/log";
@@ -35,6 +37,7 @@ const MAX_TARGET_LENGTH = 8192;
  */
 export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
   const hostname = options.hostname ?? "0.0.0.0";
+  applyStandaloneSettings(options.dir);
   const app = next({ dev: false, dir: options.dir, hostname, port: options.port });
   await app.prepare();
   const handle = app.getRequestHandler();
@@ -119,6 +122,20 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     })());
 
   return { url, close };
+}
+
+/**
+ * A standalone folder (the container's) holds no next.config: its build's
+ * settings are in `.next/required-server-files.json`, and Next reads them
+ * from __NEXT_PRIVATE_STANDALONE_CONFIG, as the server.js it writes beside
+ * them sets it. A checkout (`npm start`) has its next.config.
+ */
+function applyStandaloneSettings(dir: string): void {
+  if (fs.readdirSync(dir).some((name) => name.startsWith("next.config."))) return;
+  const settings = path.join(dir, process.env.NEXT_DIST_DIR || ".next", "required-server-files.json");
+  if (!fs.existsSync(settings)) throw new Error(`${dir} has neither a next.config nor a standalone build's ${path.relative(dir, settings)}`);
+  const { config } = JSON.parse(fs.readFileSync(settings, "utf8")) as { config: unknown };
+  process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(config);
 }
 
 /**

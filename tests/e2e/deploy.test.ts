@@ -12,7 +12,7 @@ import { addPartnerKey } from "@/identity/partners";
 import { addUserKey } from "@/identity/users";
 import { createDb } from "@/lib/db/client";
 import { createUser } from "@/lib/users/mutations";
-import { buildStandalone, CONTAINER_DIR } from "@/scripts/build-standalone";
+import { buildStandalone, CONTAINER_DIR, CONTAINER_ENTRY } from "@/scripts/build-standalone";
 import { apiClient } from "@/tests/helpers/api-client";
 import { testEnv } from "@/tests/helpers/env";
 import { freePort } from "@/scripts/lib/processes";
@@ -28,7 +28,7 @@ await awaitBuild("deployments");
 // migrations as a release step, then the typical flow.
 // - Container: the folder the Dockerfile copies (npm run build:standalone),
 //   copied elsewhere and run by an unprivileged user: `node migrate.mjs`, then
-//   `node server.js`. (No Docker engine is needed: this is the image's content
+//   `node serve.mjs`. (No Docker engine is needed: this is the image's content
 //   and commands; `docker build` itself is not run here.)
 // - Serverless: the production build (`npm run build`) served by Next's own
 //   runtime, `npm run db:migrate` as the release step, and two instances at once.
@@ -139,7 +139,7 @@ describe.skipIf(!postgres)("deploying", () => {
     async () => {
       // The global setup made it (or, with TEST_SKIP_BUILD=1, an earlier run did; else it is made now).
       const made = path.join(ROOT, CONTAINER_DIR);
-      const built = fs.existsSync(path.join(made, "server.js")) ? made : await buildStandalone({ root: ROOT, distDir: STANDALONE_DIST });
+      const built = fs.existsSync(path.join(made, CONTAINER_ENTRY)) ? made : await buildStandalone({ root: ROOT, distDir: STANDALONE_DIST });
       // What `COPY --from=build /app/dist/container ./` puts in the image, owned by root and read by the app's user.
       const image = fs.mkdtempSync(path.join(os.tmpdir(), "notes-image-"));
       fs.chmodSync(image, 0o755);
@@ -159,10 +159,22 @@ describe.skipIf(!postgres)("deploying", () => {
         await createAccount(f);
 
         const token = await mintToken(f.identity.url, f.apiKey);
-        const server = await startAndTimeFirstRequest({ command: process.execPath, args: ["server.js"], cwd: image, env, url: `http://127.0.0.1:${port}`, token, ...asUser });
+        const server = await startAndTimeFirstRequest({ command: process.execPath, args: [CONTAINER_ENTRY], cwd: image, env, url: `http://127.0.0.1:${port}`, token, ...asUser });
         servers.push(server);
         process.stdout.write(`[measure] container cold start (process start → first authenticated 200): ${server.coldStartMs} ms\n`);
         await typicalFlow(`http://127.0.0.1:${port}`, f);
+        // One JSON line per request, the search's words and the token nowhere in them.
+        const requests = server
+          .output()
+          .split("\n")
+          .filter((line) => line.includes('"event":"request"'))
+          .map((line) => JSON.parse(line) as Record<string, unknown>);
+        expect(requests).toContainEqual(
+          expect.objectContaining({ level: "info", method: "GET", path: "/api/notes", status: 200, ms: expect.any(Number), requestId: expect.any(String), accountId: expect.any(String) }),
+        );
+        expect(requests).toContainEqual(expect.objectContaining({ method: "POST", path: "/api/notes", status: 201 }));
+        expect(server.output()).not.toContain("groceries");
+        expect(server.output()).not.toContain(token);
         // A second release is a no-op.
         expect(run(process.execPath, ["migrate.mjs"], { cwd: image, env: { PATH: env.PATH!, DATABASE_URL: f.databaseUrl }, ...asUser }).output).toContain("Database is up to date");
         await server.stop();
