@@ -87,16 +87,32 @@ afterAll(async () => {
   await temp?.remove();
 });
 
+const EARLIER_EMAIL = "earlier@example.com";
+
 describe("npm run dev", () => {
   let firstPartnerKey: string;
+  let earlierNote: { id: string; userId: string };
 
   it(
-    "first run: provisions everything, serves the printed flow, stops cleanly on Ctrl-C",
+    "first run: moves an earlier release's .data/pglite into the embedded PostgreSQL database by itself, provisions everything, serves the printed flow, stops cleanly on Ctrl-C",
     async () => {
+      // A data folder as the release before the embedded server left it: PGlite in <NOTES_DATA_DIR>/pglite, written through the data layer.
+      const oldTarget = { kind: "pglite" as const, dataDir: path.join(env.NOTES_DATA_DIR!, "pglite") };
+      await migrateDatabaseTarget(oldTarget);
+      const old = await createDb(oldTarget);
+      try {
+        const user = await createUser(old.db, { email: EARLIER_EMAIL });
+        const { note } = await createNote(old.db, { userId: user.id, input: { title: "Kept", contentText: "from the earlier release" } });
+        earlierNote = { id: note.id, userId: user.id };
+      } finally {
+        await old.close();
+      }
+
       const dev = await startDev();
       expect(dev.appUrl).toBe(`http://localhost:${env.PORT}`);
       expect(dev.identityUrl).toBe(`http://127.0.0.1:${env.IDENTITY_PORT}`);
       const output = dev.output();
+      expect(output).toMatch(/\[dev\] Moved 1 accounts, 1 notes, 1 revisions, 0 tags, 0 attachments and 0 trashed notes\. The old folder is kept as \S+pglite-moved-\d+/);
       expect(output).toContain("[dev] Partner key for the app: created");
       expect(output).toContain("[dev] Agent key: saved a new key for demo@example.com");
       expect(output).toContain("[dev] Demo account demo@example.com created");
@@ -198,48 +214,8 @@ describe("npm run dev", () => {
       try {
         const handle = await createDb(database.target);
         try {
-          expect((await listUsers(handle.db)).map((user) => user.email)).toEqual(["demo@example.com"]);
-        } finally {
-          await handle.close();
-        }
-      } finally {
-        await database.stop();
-      }
-    },
-    START_TIMEOUT_MS + 60_000,
-  );
-
-  it(
-    "moves an earlier release's .data/pglite into the embedded PostgreSQL database by itself",
-    async () => {
-      const stackDir = await makeDevStackDir("notes-dev-old-");
-      onTestFinished(() => stackDir.temp.remove());
-      // A data folder as today's release leaves it: PGlite in <NOTES_DATA_DIR>/pglite, written through the data layer.
-      const oldTarget = { kind: "pglite" as const, dataDir: path.join(stackDir.env.NOTES_DATA_DIR!, "pglite") };
-      await migrateDatabaseTarget(oldTarget);
-      const old = await createDb(oldTarget);
-      let noteId: string;
-      let userId: string;
-      try {
-        const user = await createUser(old.db, { email: "earlier@example.com" });
-        userId = user.id;
-        noteId = (await createNote(old.db, { userId, input: { title: "Kept", contentText: "from the earlier release" } })).note.id;
-      } finally {
-        await old.close();
-      }
-
-      const dev = spawnNpmRunDev({ ...env, ...stackDir.env });
-      onTestFinished(() => killGroup(dev.child));
-      await waitForOutput(dev.child, dev.output, /Notes app\s+(http:\/\/\S+)/, START_TIMEOUT_MS);
-      expect(dev.output()).toMatch(/\[dev\] Moved 1 accounts, 1 notes, 1 revisions, 0 tags, 0 attachments and 0 trashed notes\. The old folder is kept as \S+pglite-moved-\d+/);
-      await interrupt({ ...dev, appUrl: "", identityUrl: "" });
-
-      const database = await openDatabase(undefined, { kind: "embedded", dir: path.join(stackDir.env.NOTES_DATA_DIR!, "postgres") }, () => {});
-      try {
-        const handle = await createDb(database.target);
-        try {
-          expect((await getNoteOrThrow(handle.db, { id: noteId, userId })).note).toMatchObject({ title: "Kept", contentText: "from the earlier release" });
-          expect((await listUsers(handle.db)).map((user) => user.email).sort()).toEqual(["demo@example.com", "earlier@example.com"]);
+          expect((await listUsers(handle.db)).map((user) => user.email).sort()).toEqual(["demo@example.com", EARLIER_EMAIL]);
+          expect((await getNoteOrThrow(handle.db, earlierNote)).note).toMatchObject({ title: "Kept", contentText: "from the earlier release" });
         } finally {
           await handle.close();
         }
