@@ -7,11 +7,12 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { PortInUseError, startIdentityServer, type IdentityServer } from "@/identity/server";
 import { IdentityStore } from "@/identity/store";
-import { AUTH_BASE_PATH, HEALTH_PATH, NOTES_PATH } from "@/lib/http/paths";
+import { HEALTH_PATH } from "@/lib/http/paths";
 import { migrateDatabaseTarget } from "@/lib/db/migrate";
 import { describeFailure } from "@/lib/db/describe-failure";
 import { openDatabase, type OpenDatabase } from "./lib/database";
 import { formatBanner } from "./lib/dev-banner";
+import { WARM_UP_ROUTES } from "./lib/dev-warm-up";
 import { DevConfigError, readDevConfig, type DevConfig } from "./lib/dev-env";
 import { DEMO_EMAIL, DEMO_PASSWORD, ensureAgentKey, ensureNotesAccount, ensurePartnerKey, recordDevAdmin } from "./lib/dev-provision";
 import { exited, hasExited, isPortFree, prefixLines, stopChild, stripControlSequences, waitForListening } from "./lib/processes";
@@ -22,22 +23,6 @@ const APP_START_TIMEOUT_MS = 60_000;
 
 /** How long the warm-up gives each route to compile and answer. */
 const WARM_UP_TIMEOUT_MS = 120_000;
-/**
- * What is met first, after the health check (the database's first use): the
- * notes routes the banner's commands and an open note call, the pages a
- * person opens first and the sign-in route (signed out, each page compiles
- * before its redirect to sign-in).
- */
-const WARM_UP_ROUTES = [
-  NOTES_PATH,
-  // A note's own route: the open note's page checks it for changes.
-  `${NOTES_PATH}/00000000-0000-4000-8000-000000000000`,
-  "/",
-  "/sign-in",
-  `${AUTH_BASE_PATH}/ok`,
-  "/notes",
-  "/notes/00000000-0000-4000-8000-000000000000",
-];
 
 /** A failure reported as one line, without a stack. */
 class StartupError extends Error {}

@@ -7,8 +7,9 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import type { Readable } from "node:stream";
-import { API_INDEX_PATH } from "@/lib/http/paths";
+import { API_INDEX_PATH, HEALTH_PATH } from "@/lib/http/paths";
 import { processIds, procStatFields } from "@/lib/server/linux-proc";
+import { WARM_UP_ROUTES } from "./dev-warm-up";
 import { SERVER_ENV, serverEntryArgs } from "./server-options";
 
 // Child processes for the dev script, the benchmark and the tests alike: one
@@ -277,6 +278,12 @@ export async function startServerProcess(
   try {
     // A dev server compiles what is asked on its first request: it is up once it answers at all (a 404 of nothing to compile).
     await waitForHttp(devDir ? `${url}/_ready` : `${url}${API_INDEX_PATH}`, { child, output, timeoutMs: devDir ? 300_000 : 60_000 });
+    // Then, as npm run dev does, it compiles what a person meets first, side by side rather than page by page.
+    if (devDir) {
+      const compile = async (route: string) => void (await (await fetch(`${url}${route}`, { redirect: "manual", signal: AbortSignal.timeout(300_000) })).arrayBuffer());
+      await compile(HEALTH_PATH);
+      await Promise.all(WARM_UP_ROUTES.map(compile));
+    }
   } catch (error) {
     await stop();
     throw error;
