@@ -29,23 +29,30 @@ class StartupError extends Error {}
 
 const say = (message: string) => process.stdout.write(`[dev] ${message}\n`);
 
-async function main(): Promise<number> {
+async function main(stop: StopRequest): Promise<number> {
   const config = readDevConfig();
   if (config.inheritedIdentityUrl) say(`Ignoring IDENTITY_API_URL=${config.inheritedIdentityUrl}: npm run dev runs its own identity service`);
   await assertAppPortFree(config.appPort);
+  if (stop.requested()) return 0;
   const identity = await startIdentity(config);
   let adminRecorded = false;
   let database: OpenDatabase | undefined;
   try {
+    // A stop asked for during a step ends the start-up after it: what was started so far is stopped below.
+    if (stop.requested()) return 0;
     database = await startDatabase(config);
+    if (stop.requested()) return 0;
     await migrate(database, config);
+    if (stop.requested()) return 0;
     const { partnerKey, agentEmail, agentHasAccount } = await provision(config, database);
+    if (stop.requested()) return 0;
     // Lets `npm run users` add accounts through the app while it holds the embedded database.
     const adminSecret = randomBytes(32).toString("base64url");
     const app = startApp(config, database, identity, partnerKey, adminSecret);
-    const run = superviseApp(app, database);
-    if (await appStarted(app, config.appPort, run)) {
-      await warmUp(app, config.appPort);
+    const run = superviseApp(app, database, stop);
+    if (await appStarted(app, config.appPort, stop)) {
+      await warmUp(app, config.appPort, stop.signal);
+      if (stop.requested()) return await run.done;
       await recordDevAdmin(config.stackFile, {
         url: `http://127.0.0.1:${config.appPort}`,
         secret: adminSecret,
@@ -81,23 +88,26 @@ async function main(): Promise<number> {
  * page answers at once and the log after the banner is one line per request. A route that fails to warm up is said, and
  * compiles on its first request instead.
  */
-async function warmUp(app: ChildProcess, port: number): Promise<void> {
+async function warmUp(app: ChildProcess, port: number, stopped: AbortSignal): Promise<void> {
   say("Compiling the pages and API routes met first…");
   // The health check alone first: it opens the database's first connection, within its own 2 s bound.
-  await warmUpRoute(app, port, HEALTH_PATH);
+  await warmUpRoute(app, port, HEALTH_PATH, stopped);
   // Then the rest at once: Turbopack compiles them side by side, and shares what they have in common.
-  await Promise.all(WARM_UP_ROUTES.map((route) => warmUpRoute(app, port, route)));
+  await Promise.all(WARM_UP_ROUTES.map((route) => warmUpRoute(app, port, route, stopped)));
 }
 
-async function warmUpRoute(app: ChildProcess, port: number, route: string): Promise<void> {
+async function warmUpRoute(app: ChildProcess, port: number, route: string, stopped: AbortSignal): Promise<void> {
+  if (stopped.aborted) return;
   // Next logs a request after answering it: the banner waits for that line too, so it cannot land after the banner.
   const logged = appLogs(app, new RegExp(`\\bGET ${route} \\d{3} in `), WARM_UP_LOG_TIMEOUT_MS);
   try {
     // A page's redirect (to sign in) is its answer: the page compiled to give it.
-    const response = await fetch(`http://127.0.0.1:${port}${route}`, { redirect: "manual", signal: AbortSignal.timeout(WARM_UP_TIMEOUT_MS) });
+    const response = await fetch(`http://127.0.0.1:${port}${route}`, { redirect: "manual", signal: AbortSignal.any([stopped, AbortSignal.timeout(WARM_UP_TIMEOUT_MS)]) });
     await response.arrayBuffer();
     await logged.seen;
   } catch (error) {
+    // Stopping: nothing is left to compile for.
+    if (stopped.aborted) return;
     say(`Could not compile ${route} ahead (${(error as Error).message}); its first request will.`);
   } finally {
     logged.stop();
@@ -241,19 +251,54 @@ function withoutNoise(): (line: string) => boolean {
   };
 }
 
+type StopRequest = {
+  requested(): boolean;
+  /** Aborted once a stop is asked for. */
+  signal: AbortSignal;
+  /** Calls `then` with the signal at the stop (at once when it was asked for already). */
+  onStop(then: (signal: NodeJS.Signals) => void): void;
+};
+
+/**
+ * Ctrl-C (SIGINT) and SIGTERM, listened for from the script's first step: a
+ * stop asked for during the start-up ends it after the step under way, and
+ * what was started is stopped (the finally of main), never left running.
+ */
+function listenForStop(): StopRequest {
+  const controller = new AbortController();
+  let received: NodeJS.Signals | undefined;
+  const handlers: ((signal: NodeJS.Signals) => void)[] = [];
+  const stop = (signal: NodeJS.Signals) => {
+    if (received) return;
+    received = signal;
+    say("Stopping…");
+    controller.abort();
+    for (const handler of handlers) handler(signal);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  return {
+    requested: () => received !== undefined,
+    signal: controller.signal,
+    onStop(then) {
+      if (received) then(received);
+      else handlers.push(then);
+    },
+  };
+}
+
 type AppRun = {
   /** The exit code for this script once the app is gone. */
   done: Promise<number>;
-  stopRequested(): boolean;
 };
 
 /** False when a stop was asked for before the app came up; throws when the app failed to start by itself. */
-async function appStarted(app: ChildProcess, port: number, run: AppRun): Promise<boolean> {
+async function appStarted(app: ChildProcess, port: number, stop: StopRequest): Promise<boolean> {
   try {
     await waitForListening(app, port, APP_START_TIMEOUT_MS);
-    return true;
+    return !stop.requested();
   } catch (error) {
-    if (run.stopRequested()) return false;
+    if (stop.requested()) return false;
     await stopChild(app, "SIGTERM");
     throw new StartupError(`The notes app (next dev) ${(error as Error).message}; see the [app] lines above.`);
   }
@@ -264,31 +309,23 @@ async function appStarted(app: ChildProcess, port: number, run: AppRun): Promise
  * an app that ends by itself takes the script down with its own code, and so
  * does the embedded database if it stops under the app.
  */
-function superviseApp(app: ChildProcess, database: OpenDatabase): AppRun {
-  let stopping = false;
+function superviseApp(app: ChildProcess, database: OpenDatabase, stop: StopRequest): AppRun {
   let databaseFailed = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    say("Stopping…");
-    // In a terminal the app got Ctrl-C too; forwarding covers a kill from elsewhere.
-    void stopChild(app, signal);
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+  // In a terminal the app got Ctrl-C too; forwarding covers a kill from elsewhere.
+  stop.onStop((signal) => void stopChild(app, signal));
   void database.exited.then((code) => {
-    if (stopping || hasExited(app)) return;
+    if (stop.requested() || hasExited(app)) return;
     say(`The embedded database exited on its own (code ${code ?? "none"}); stopping.`);
     databaseFailed = true;
     void stopChild(app, "SIGTERM");
   });
   const done = exited(app).then((code) => {
     if (databaseFailed) return 1;
-    if (stopping) return 0;
+    if (stop.requested()) return 0;
     say(`The notes app exited on its own (code ${code ?? "none"}); stopping.`);
     return code || 1;
   });
-  return { done, stopRequested: () => stopping };
+  return { done };
 }
 
 /** Expected failures in one line; anything else with its stack, since it is a bug. */
@@ -302,13 +339,20 @@ function relative(file: string): string {
   return rel.startsWith("..") || path.isAbsolute(rel) ? file : rel;
 }
 
-main().then(
+const stop = listenForStop();
+main(stop).then(
   (code) => {
     // Only a requested stop ends with 0, after the app has exited and the identity service has closed.
     if (code === 0) say("Stopped.");
     process.exit(code);
   },
   (error: unknown) => {
+    // Ctrl-C in a terminal reaches every process of the group: a step that failed under it (the database's
+    // first initdb, say) was stopped as asked, and what had started is stopped (main's finally).
+    if (stop.requested()) {
+      say("Stopped.");
+      process.exit(0);
+    }
     process.stderr.write(`[dev] ${describeError(error)}\n`);
     process.exit(1);
   },

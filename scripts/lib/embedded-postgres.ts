@@ -1,4 +1,5 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { promisify } from "node:util";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -85,7 +86,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     const password = readOrCreatePassword(dir);
     if (!fs.existsSync(path.join(clusterDir, "PG_VERSION"))) {
       options.log?.(`Creating the embedded PostgreSQL database in ${clusterDir} (first run only)…`);
-      initCluster(binaries.initdb, clusterDir, password, runAs);
+      await initCluster(binaries.initdb, clusterDir, password, runAs);
     }
     const port = options.port ?? (await freePort());
     const server = spawn(binaries.postgres, ["-D", clusterDir, "-p", String(port), ...SERVER_SETTINGS.flatMap((s) => ["-c", s])], {
@@ -227,7 +228,10 @@ function readOrCreatePassword(dir: string): string {
   return password;
 }
 
-function initCluster(initdb: string, clusterDir: string, password: string, runAs: { uid?: number; gid?: number }): void {
+const execFileAsync = promisify(execFile);
+
+/** Makes the cluster with initdb, which takes seconds: run beside the event loop, so a Ctrl-C meanwhile is heard at once. */
+async function initCluster(initdb: string, clusterDir: string, password: string, runAs: { uid?: number; gid?: number }): Promise<void> {
   // A cluster left half-made by an interrupted first start is made again.
   fs.rmSync(clusterDir, { recursive: true, force: true });
   fs.mkdirSync(clusterDir, { mode: 0o700 });
@@ -239,13 +243,13 @@ function initCluster(initdb: string, clusterDir: string, password: string, runAs
       fs.chownSync(clusterDir, runAs.uid, runAs.gid!);
       fs.chownSync(passwordFile, runAs.uid, runAs.gid!);
     }
-    execFileSync(
+    await execFileAsync(
       initdb,
       ["-D", clusterDir, "-U", SUPERUSER, "--auth=scram-sha-256", `--pwfile=${passwordFile}`, "--encoding=UTF8", "--locale=C", "--no-instructions"],
-      { ...runAs, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_MESSAGES: "C" } },
+      { ...runAs, env: { ...process.env, LC_MESSAGES: "C" } },
     );
   } catch (error) {
-    const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
+    const stderr = (error as { stderr?: string }).stderr?.trim();
     throw new EmbeddedPostgresError(`Could not create the embedded database in ${clusterDir}: ${stderr || (error as Error).message}`);
   } finally {
     fs.rmSync(passwordFile, { force: true });

@@ -36,7 +36,7 @@ export async function makeDevStackDir(prefix: string): Promise<{ temp: TempDir; 
 /**
  * `npm run dev` in the project with `env` over this machine's environment
  * (less its identity and stack settings, and `unset`), in a process group of
- * its own so that SIGINT reaches npm, tsx, the script and next dev together,
+ * its own so that SIGINT reaches npm, the script and next dev together,
  * as Ctrl-C does.
  */
 export function spawnNpmRunDev(env: Record<string, string>, options: { unset?: string[] } = {}): DevProcess {

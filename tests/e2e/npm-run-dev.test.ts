@@ -9,7 +9,7 @@ import { getNoteOrThrow } from "@/lib/notes/queries";
 import { createUser } from "@/lib/users/mutations";
 import { listUsers } from "@/lib/users/queries";
 import { openDatabase } from "@/scripts/lib/database";
-import { exited, waitForOutput, type TempDir } from "@/scripts/lib/processes";
+import { exited, isPortFree, waitForOutput, type TempDir } from "@/scripts/lib/processes";
 import { apiClient } from "@/tests/helpers/api-client";
 import { run, runAgentCli, runIdentityCli } from "@/tests/identity/helpers";
 import { launchChromium, waitForSaved } from "@/tests/helpers/browser";
@@ -225,6 +225,21 @@ describe("npm run dev", () => {
     },
     START_TIMEOUT_MS + 60_000,
   );
+
+  it("Ctrl-C during the start-up, before the app runs: stops what it had started, and says so", async () => {
+    const stackDir = await makeDevStackDir("notes-dev-stop-");
+    onTestFinished(() => stackDir.temp.remove());
+    const dev = spawnNpmRunDev({ ...env, ...stackDir.env });
+    onTestFinished(() => killGroup(dev.child));
+    // The database's first initdb takes seconds: Ctrl-C lands in the middle of it.
+    await waitForOutput(dev.child, dev.output, /Creating the embedded PostgreSQL database/, START_TIMEOUT_MS);
+    await interrupt({ ...dev, appUrl: "", identityUrl: "" });
+    expect(dev.output()).not.toContain("Could not");
+    // Nothing is left running: the identity service's port is free, and the database's folder is free for the next start.
+    expect(await isPortFree(Number(stackDir.env.IDENTITY_PORT))).toBe(true);
+    const database = await openDatabase(undefined, { kind: "embedded", dir: path.join(stackDir.env.NOTES_DATA_DIR!, "postgres") }, () => {});
+    await database.stop();
+  });
 
   it("says clearly when the identity service's port is taken, and exits 1", async () => {
     const blocker = net.createServer();
