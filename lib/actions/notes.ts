@@ -5,24 +5,16 @@
 
 import { randomUUID } from "node:crypto";
 import { redirect } from "next/navigation";
-import { z } from "zod";
-import { getCurrentUser } from "@/lib/auth/current-user";
-import { getDb } from "@/lib/db/client";
 import { runAction } from "@/lib/actions/run-action";
 import { getNoteOperation, deleteNoteOperation } from "@/lib/operations/notes";
 import { getRevisionOperation, listRevisionsOperation, restoreRevisionOperation } from "@/lib/operations/revisions";
-import { contentToText } from "@/lib/body/content-text";
-import { NOTE_CONTENT_MAX_BYTES } from "@/lib/body/document";
-import { contentTooLargeMessage, NEW_NOTE_PARAM, toEditorNote, UNTITLED, type DeleteNoteResult, type EditorNote, type SaveNoteResult } from "@/lib/notes/editor-types";
+import { listPaneNotesOperation, saveNoteOperation, type NotesPane, type SaveNoteBody } from "@/lib/operations/browser";
+import { NEW_NOTE_PARAM, toEditorNote, type DeleteNoteResult, type EditorNote, type SaveNoteResult } from "@/lib/notes/editor-types";
 import { AppError, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { parseNoteEtag } from "@/lib/notes/etag";
-import { createNote, updateNote, type VersionedNote } from "@/lib/notes/mutations";
-import { NOTE_TITLE_MAX, ZListNotesQuerySchema, ZNoteSchema, ZUpdateNoteSchema, type TNote } from "@/lib/notes/schemas";
-import { listTagsWithNoteCounts, type TagWithCount } from "@/lib/tags/queries";
-import { listNoteRowGroups, type NoteRowGroups } from "@/lib/notes/rows";
-import { personAuthor } from "@/lib/db/author";
-import { toPlainJson, toStorableString } from "@/lib/db/storable-text";
+import type { VersionedNote } from "@/lib/notes/mutations";
+import { ZNoteSchema, type TNote } from "@/lib/notes/schemas";
 import { listRevisionChanges, type RevisionChangeInfo } from "@/lib/revisions/queries";
 import type { TRevision, TRevisionList } from "@/lib/revisions/schemas";
 
@@ -34,21 +26,13 @@ export async function createNoteAction(): Promise<void> {
   redirect(`/notes/${randomUUID()}?${NEW_NOTE_PARAM}=1`);
 }
 
-const ZSaveNoteSchema = z.object({
-  id: z.guid(),
-  /**
-   * The version the editor's text is based on: the write happens only if the
-   * note is still there. 0 for a new note: this save creates it, with `id`.
-   */
-  version: z.number().int().min(0),
+export type { NotesPane };
+
+export type SaveNoteInput = SaveNoteBody & {
+  id: string;
   /** The editor session the save comes from: the history joins saves into one version only within one (see personAuthor). */
-  session: z.guid(),
-  title: z.string().max(NOTE_TITLE_MAX * 2).optional(),
-  content: z.array(z.record(z.string(), z.unknown())).optional(),
-  tagIds: z.array(z.guid()).max(100).optional(),
-  pinned: z.boolean().optional(),
-});
-export type SaveNoteInput = z.input<typeof ZSaveNoteSchema>;
+  session: string;
+};
 
 const signedOut = { ok: false, error: "signed_out", message: "You have been signed out. Sign in again to keep saving." } as const;
 const notFound = { ok: false, error: "not_found", message: "This note no longer exists: it was deleted, perhaps by one of your agents." } as const;
@@ -60,43 +44,20 @@ const notFound = { ok: false, error: "not_found", message: "This note no longer 
  * failure comes back as a value with the reason to show, never as a thrown
  * error (which the browser could not tell apart from a lost connection).
  */
-export async function saveNoteAction(raw: SaveNoteInput): Promise<SaveNoteResult> {
-  try {
-    return await saveNote(raw);
-  } catch (err) {
-    return writeFailure(err, "note.save_failed");
-  }
+export async function saveNoteAction({ id, session, ...body }: SaveNoteInput): Promise<SaveNoteResult> {
+  const saved = await runAction<VersionedNote, SaveNoteResult & { ok: false }>(
+    saveNoteOperation,
+    { ids: { id }, body, session },
+    { signedOut, invalid: unexpectedInput, fail: (err) => writeFailure(err, "note.save_failed") },
+  );
+  return saved.ok ? { ok: true, version: saved.data.version, updatedAt: saved.data.note.updatedAt, tags: saved.data.note.tags } : saved;
 }
 
-async function saveNote(raw: SaveNoteInput): Promise<SaveNoteResult> {
-  const user = await getCurrentUser();
-  if (!user) return signedOut;
-  const parsed = ZSaveNoteSchema.safeParse(raw);
-  if (!parsed.success) return { ok: false, error: "invalid", message: `The note could not be saved: the editor sent something unexpected (${describeIssue(parsed.error)}).` };
-  const { id, version, session, tagIds, pinned } = parsed.data;
-  // What a person can type or paste but a database cannot hold (a NUL, half of
-  // an emoji) is dropped rather than refusing the whole note over an invisible character.
-  const title = parsed.data.title === undefined ? undefined : toStorableString(parsed.data.title);
-  const content = parsed.data.content === undefined ? undefined : (toPlainJson(parsed.data.content, toStorableString) as Record<string, unknown>[]);
-  if (content !== undefined) {
-    const bytes = Buffer.byteLength(JSON.stringify(content));
-    if (bytes > NOTE_CONTENT_MAX_BYTES) return { ok: false, error: "invalid", message: contentTooLargeMessage(bytes) };
-  }
-  const update = ZUpdateNoteSchema.safeParse({
-    title: title === undefined ? undefined : title.trim() || UNTITLED,
-    content,
-    // Derived here from what is stored, never taken from the browser.
-    contentText: content === undefined ? undefined : contentToText(content),
-    tagIds,
-    pinned,
-  });
-  if (!update.success) return { ok: false, error: "invalid", message: refusalMessage(update.error) };
-  const author = personAuthor(user, session);
-  const saved =
-    version === 0
-      ? await createNote(await getDb(), { userId: user.id, author, id, input: { ...update.data, title: update.data.title ?? UNTITLED, content: update.data.content ?? [], contentText: update.data.contentText ?? "" } })
-      : await updateNote(await getDb(), { id, userId: user.id, author, input: update.data, ifVersion: version });
-  return { ok: true, version: saved.version, updatedAt: saved.note.updatedAt, tags: saved.note.tags };
+/** What the editor sent is not a save at all: a bug of the page, said in words the person can pass on. */
+function unexpectedInput(err: unknown): SaveNoteResult & { ok: false } {
+  const detail = firstDetail(err);
+  const what = detail ? `${detail.field ?? "input"}: ${detail.message}` : err instanceof AppError ? err.userMessage : "invalid input";
+  return { ok: false, error: "invalid", message: `The note could not be saved: the editor sent something unexpected (${what}).` };
 }
 
 /** Deletes the note, only at the version the person saw (so an agent's newer text is never deleted unseen). */
@@ -117,10 +78,9 @@ function writeFailure(err: unknown, event: string): SaveNoteResult & { ok: false
     return { ok: false, error: "invalid", message: "This note could not be created: its id is already in use. Copy your text into a new note." };
   }
   if (err instanceof AppError && err.status < 500) {
-    // The data layer refused the note itself (a content limit, say): the same save would be refused again.
-    const details = (err.fields?.details ?? null) as { formErrors?: string[]; fieldErrors?: Record<string, string[]> } | null;
-    const detail = details?.formErrors?.[0] ?? Object.values(details?.fieldErrors ?? {}).flat()[0];
-    return { ok: false, error: "invalid", message: `The server refused to save this note: ${detail ?? err.userMessage}.` };
+    // The note itself is refused (a content limit, say): the same save would be refused again.
+    const detail = firstDetail(err);
+    return { ok: false, error: "invalid", message: detail?.field === "content" ? detail.message : `The server refused to save this note: ${detail?.message ?? err.userMessage}` };
   }
   // Ours to fix, not the person's: logged with a reference they can quote.
   const reference = randomUUID().slice(0, 8);
@@ -135,19 +95,14 @@ function writeFailure(err: unknown, event: string): SaveNoteResult & { ok: false
   };
 }
 
-/** A validation failure in words: which part of the note, and why. */
-function refusalMessage(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return "The server refused to save this note.";
-  const field = issue.path[0];
-  if (field === "title" && issue.code === "too_big") return `The title can be at most ${NOTE_TITLE_MAX} characters.`;
-  const what = field === "title" ? "its title" : field === "content" || field === "contentText" ? "its body" : field === "tagIds" ? "its tags" : "it";
-  return `The server refused to save this note because of ${what}: ${issue.message}.`;
-}
-
-function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  return issue ? `${issue.path.join(".") || "input"}: ${issue.message}` : "invalid input";
+/** The first reason a refusal (a 400 with details) gives, and the field it is about. */
+function firstDetail(err: unknown): { field?: string; message: string } | undefined {
+  if (!(err instanceof AppError)) return undefined;
+  const details = (err.fields?.details ?? null) as { formErrors?: string[]; fieldErrors?: Record<string, string[]> } | null;
+  const form = details?.formErrors?.[0];
+  if (form) return { message: form };
+  const [field, messages] = Object.entries(details?.fieldErrors ?? {}).find(([, list]) => list.length > 0) ?? [];
+  return field === undefined ? undefined : { field, message: messages![0]! };
 }
 
 /** The note as it is now, for an open editor to show someone else's newer version. */
@@ -160,37 +115,17 @@ export async function loadNoteAction(id: string): Promise<EditorNote | null> {
   return result && toEditorNote(JSON.parse(result.data.noteJson) as TNote, result.data.version);
 }
 
-/** How many notes of each group (pinned, the rest) the pane beside an open note lists; the notes page has them all. */
-const PANE_NOTES_MAX = 50;
-
-export type NotesPane = NoteRowGroups & { tags: TagWithCount[] };
-
-const ZPaneQuerySchema = z.object({ q: ZListNotesQuerySchema.shape.search, tag: ZListNotesQuerySchema.shape.tagId });
-
-/**
- * The notes for the list beside an open note (desktop), as the notes page
- * lists them (listNoteRowGroups): pinned first, then the rest, most recently
- * updated first, or with a search the best matches first; as rows of text
- * only, whatever the notes' sizes.
- */
+/** The notes for the list beside an open note (listPaneNotesOperation). */
 export async function listPaneNotesAction(raw: { q?: string; tag?: string }): Promise<({ ok: true } & NotesPane) | { ok: false; message: string }> {
-  const user = await getCurrentUser();
-  if (!user) return { ok: false, message: signedOut.message };
-  const parsed = ZPaneQuerySchema.safeParse(raw);
-  if (!parsed.success) return { ok: false, message: `Your notes could not be listed: ${describeIssue(parsed.error)}.` };
-  const { q: search, tag: tagId } = parsed.data;
-  try {
-    const db = await getDb();
-    const [groups, tags] = await Promise.all([
-      listNoteRowGroups(db, { userId: user.id, search, tagId, sort: "relevance", pinnedLimit: PANE_NOTES_MAX, limit: PANE_NOTES_MAX, offset: 0 }),
-      listTagsWithNoteCounts(db, { userId: user.id }),
-    ]);
-    return { ok: true, ...groups, tags };
-  } catch (err) {
+  const paneFailure = (err: unknown) => {
+    const detail = firstDetail(err);
+    if (detail) return { ok: false as const, message: `Your notes could not be listed: ${detail.field ?? "input"}: ${detail.message}.` };
     const reference = randomUUID().slice(0, 8);
-    log.error("notes.pane_failed", { reference, userId: user.id, cause: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
-    return { ok: false, message: `Your notes could not be listed: the server failed (reference ${reference}).` };
-  }
+    log.error("notes.pane_failed", { reference, cause: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+    return { ok: false as const, message: `Your notes could not be listed: the server failed (reference ${reference}).` };
+  };
+  const listed = await runAction<NotesPane, { ok: false; message: string }>(listPaneNotesOperation, { query: raw }, { signedOut: { ok: false, message: signedOut.message }, fail: paneFailure });
+  return listed.ok ? { ok: true, ...listed.data } : listed;
 }
 
 const HISTORY_UNAVAILABLE = "The history could not be loaded: check your connection and try again.";

@@ -7,6 +7,7 @@ import { getDb } from "@/lib/db/client";
 import { AppError, isUnavailable, UNAVAILABLE_ACTION_MESSAGE, type ErrorCode } from "@/lib/errors";
 
 const ZVersionSchema = z.number().int().positive().optional();
+const ZSessionSchema = z.guid().optional();
 
 /** What a server action hands an operation: its values, parsed as REST and MCP parse theirs. */
 export type ActionCall = {
@@ -37,6 +38,7 @@ export async function runAction<O, F>(
   let input: OperationInput;
   try {
     input = parseOperationInput(op, { ...call, condition: () => parseWith(ZVersionSchema, call.ifVersion, "INVALID_BODY") });
+    parseWith(ZSessionSchema, call.session, "INVALID_BODY");
   } catch (err) {
     return (words.invalid ?? words.fail)(err);
   }

@@ -302,6 +302,17 @@ export function defineMcpOperation<Q extends z.ZodObject | undefined = undefined
   return { ...core, mcp: definition.mcp, mcpOnly: true };
 }
 
+/** An operation only the browser's server actions offer (its input or its data has no REST or MCP form): lib/operations/browser.ts. */
+export type SessionOnlyOperation = OperationCore & { sessionOnly: true };
+
+/** An operation for the person signed in to the browser alone, run by a server action (lib/actions, runAction). */
+export function defineSessionOperation<Q extends z.ZodObject | undefined = undefined, B extends z.ZodType | undefined = undefined, K extends string = never, O = unknown>(
+  definition: Omit<CoreDefinition<Q, B, K, O>, "callers" | "mcp" | "create"> & { condition?: boolean },
+): SessionOnlyOperation {
+  const core = coreOf({ ...definition, callers: ["session"] }, definition.condition ?? false, (data) => ({ status: 200, body: data }));
+  return { ...core, sessionOnly: true };
+}
+
 /** The HTTP request of a REST call, for an operation only REST offers. */
 export function httpRequest(caller: Caller): Request {
   if (!caller.req) throw new Error("This operation is offered over HTTP only");
