@@ -79,8 +79,8 @@ function writeFailure(err: unknown, event: string): SaveNoteResult & { ok: false
   }
   if (err instanceof AppError && err.status < 500) {
     // The note itself is refused (a content limit, say): the same save would be refused again.
-    const detail = firstDetail(err);
-    return { ok: false, error: "invalid", message: detail?.field === "content" ? detail.message : `The server refused to save this note: ${detail?.message ?? err.userMessage}` };
+    const reason = firstDetail(err)?.message ?? err.userMessage;
+    return { ok: false, error: "invalid", message: `The server refused to save this note: ${reason}${reason.endsWith(".") ? "" : "."}` };
   }
   // Ours to fix, not the person's: logged with a reference they can quote.
   const reference = randomUUID().slice(0, 8);
