@@ -48,7 +48,7 @@ export async function saveNoteAction({ id, session, ...body }: SaveNoteInput): P
   const saved = await runAction<VersionedNote, SaveNoteResult & { ok: false }>(
     saveNoteOperation,
     { ids: { id }, body, session },
-    { signedOut, invalid: unexpectedInput, fail: (err) => writeFailure(err, "note.save_failed") },
+    { signedOut, invalid: unexpectedInput, fail: (err, { userId }) => writeFailure(err, "note.save_failed", { userId, noteId: id }) },
   );
   return saved.ok ? { ok: true, version: saved.data.version, updatedAt: saved.data.note.updatedAt, tags: saved.data.note.tags } : saved;
 }
@@ -62,11 +62,12 @@ function unexpectedInput(err: unknown): SaveNoteResult & { ok: false } {
 
 /** Deletes the note, only at the version the person saw (so an agent's newer text is never deleted unseen). */
 export async function deleteNoteAction(raw: { id: string; version: number }): Promise<DeleteNoteResult> {
-  const result = await runAction<unknown, SaveNoteResult & { ok: false }>(deleteNoteOperation, { ids: { id: raw.id }, ifVersion: raw.version }, { signedOut, invalid: () => notFound, fail: (err) => writeFailure(err, "note.delete_failed") });
+  const result = await runAction<unknown, SaveNoteResult & { ok: false }>(deleteNoteOperation, { ids: { id: raw.id }, ifVersion: raw.version }, { signedOut, invalid: () => notFound, fail: (err, { userId }) => writeFailure(err, "note.delete_failed", { userId, noteId: raw.id }) });
   return result.ok ? { ok: true } : result;
 }
 
-function writeFailure(err: unknown, event: string): SaveNoteResult & { ok: false } {
+/** A write's failure in the page's words; one that is ours to fix is logged with the ids involved. */
+function writeFailure(err: unknown, event: string, ids: Record<string, string>): SaveNoteResult & { ok: false } {
   if (isAppError(err, "NOTE_MODIFIED")) {
     const note = ZNoteSchema.parse(err.fields?.note) as TNote;
     const version = parseNoteEtag(err.headers?.ETag ?? "") ?? 0;
@@ -84,7 +85,7 @@ function writeFailure(err: unknown, event: string): SaveNoteResult & { ok: false
   }
   // Ours to fix, not the person's: logged with a reference they can quote.
   const reference = randomUUID().slice(0, 8);
-  log.error(event, { reference, code: err instanceof AppError ? err.code : undefined, cause: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+  log.error(event, { reference, ...ids, code: err instanceof AppError ? err.code : undefined, cause: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
   const unavailable = err instanceof AppError && err.status === 503;
   return {
     ok: false,
@@ -117,11 +118,11 @@ export async function loadNoteAction(id: string): Promise<EditorNote | null> {
 
 /** The notes for the list beside an open note (listPaneNotesOperation). */
 export async function listPaneNotesAction(raw: { q?: string; tag?: string }): Promise<({ ok: true } & NotesPane) | { ok: false; message: string }> {
-  const paneFailure = (err: unknown) => {
+  const paneFailure = (err: unknown, { userId }: { userId: string }) => {
     const detail = firstDetail(err);
     if (detail) return { ok: false as const, message: `Your notes could not be listed: ${detail.field ?? "input"}: ${detail.message}.` };
     const reference = randomUUID().slice(0, 8);
-    log.error("notes.pane_failed", { reference, cause: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+    log.error("notes.pane_failed", { reference, userId, cause: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
     return { ok: false as const, message: `Your notes could not be listed: the server failed (reference ${reference}).` };
   };
   const listed = await runAction<NotesPane, { ok: false; message: string }>(listPaneNotesOperation, { query: raw }, { signedOut: { ok: false, message: signedOut.message }, fail: paneFailure });
@@ -137,8 +138,8 @@ export async function listRevisionsAction(
   const page = await runAction<TRevisionList, HistoryFailure>(listRevisionsOperation, { ids: { id: raw.noteId }, query: { limit: 30, cursor: raw.cursor } }, HISTORY);
   if (!page.ok) return page;
   // What each version changed: the panel's own reading, beside the operation's page.
-  return readHistory(async () => {
-    const { caller } = page;
+  const { caller } = page;
+  return readHistory(caller, async () => {
     const changes = await listRevisionChanges(caller.db, { noteId: raw.noteId.toLowerCase(), userId: caller.userId, revisions: page.data.revisions });
     return { ok: true as const, ...page.data, changes };
   });
@@ -152,19 +153,19 @@ export async function getRevisionAction(raw: { noteId: string; revisionId: strin
 
 type HistoryFailure = { ok: false; message: string };
 
-function historyFailure(err: unknown): HistoryFailure {
+function historyFailure(err: unknown, who?: { userId: string }): HistoryFailure {
   if (isAppError(err, "INVALID_NOTE_ID", "INVALID_REVISION_ID", "INVALID_QUERY", "NOTE_NOT_FOUND", "REVISION_NOT_FOUND")) return notFound;
-  log.error("note.history_failed", { cause: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+  log.error("note.history_failed", { ...who, cause: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
   return { ok: false, message: HISTORY_UNAVAILABLE };
 }
 
 const HISTORY = { signedOut: { ok: false, message: signedOut.message } as HistoryFailure, fail: historyFailure };
 
-async function readHistory<T>(read: () => Promise<T>): Promise<T | HistoryFailure> {
+async function readHistory<T>(who: { userId: string }, read: () => Promise<T>): Promise<T | HistoryFailure> {
   try {
     return await read();
   } catch (err) {
-    return historyFailure(err);
+    return historyFailure(err, who);
   }
 }
 
@@ -175,6 +176,6 @@ async function readHistory<T>(read: () => Promise<T>): Promise<T | HistoryFailur
  */
 export async function restoreRevisionAction(raw: { noteId: string; revisionId: string; version: number }): Promise<{ ok: true; note: EditorNote } | (SaveNoteResult & { ok: false })> {
   const call = { ids: { id: raw.noteId, revisionId: raw.revisionId }, ifVersion: raw.version };
-  const restored = await runAction<VersionedNote, SaveNoteResult & { ok: false }>(restoreRevisionOperation, call, { signedOut, invalid: () => notFound, fail: (err) => writeFailure(err, "note.restore_failed") });
+  const restored = await runAction<VersionedNote, SaveNoteResult & { ok: false }>(restoreRevisionOperation, call, { signedOut, invalid: () => notFound, fail: (err, { userId }) => writeFailure(err, "note.restore_failed", { userId, noteId: raw.noteId, revisionId: raw.revisionId }) });
   return restored.ok ? { ok: true, note: toEditorNote(restored.data.note, restored.data.version) } : restored;
 }

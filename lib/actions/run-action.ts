@@ -30,7 +30,13 @@ export type ActionCall = {
 export async function runAction<O, F>(
   op: OperationCore,
   call: ActionCall,
-  words: { signedOut: F; fail(err: unknown): F; /** A call the operation refuses before running (a malformed id, say); `fail` when absent. */ invalid?(err: unknown): F },
+  words: {
+    signedOut: F;
+    /** `who`: the person the action ran for, for a failure's log line. */
+    fail(err: unknown, who: { userId: string }): F;
+    /** A call the operation refuses before running (a malformed id, say); `fail` when absent. */
+    invalid?(err: unknown, who: { userId: string }): F;
+  },
 ): Promise<{ ok: true; data: O; caller: Caller } | F> {
   if (!op.callers.includes("session")) throw new Error("A server action may only run an operation open to the browser's session");
   const user = await getCurrentUser();
@@ -40,13 +46,13 @@ export async function runAction<O, F>(
     input = parseOperationInput(op, { ...call, condition: () => parseWith(ZVersionSchema, call.ifVersion, "INVALID_BODY") });
     parseWith(ZSessionSchema, call.session, "INVALID_BODY");
   } catch (err) {
-    return (words.invalid ?? words.fail)(err);
+    return (words.invalid ?? words.fail)(err, { userId: user.id });
   }
   try {
     const caller: Caller = { userId: user.id, email: user.email, db: await getDb(), author: personAuthor(user, call.session) };
     return { ok: true, data: (await op.run(caller, input)) as O, caller };
   } catch (err) {
-    return words.fail(err);
+    return words.fail(err, { userId: user.id });
   }
 }
 

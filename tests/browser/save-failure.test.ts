@@ -85,7 +85,13 @@ describe("when a save does not go through", () => {
 
     const alert = page.locator(".save-failure");
     await alert.waitFor();
-    expect(await page.getByTestId("save-failure-reason").innerText()).toMatch(/^The server failed while saving your changes \(an error on our side, reference [0-9a-f]{8}\)\.$/);
+    const reason = await page.getByTestId("save-failure-reason").innerText();
+    expect(reason).toMatch(/^The server failed while saving your changes \(an error on our side, reference [0-9a-f]{8}\)\.$/);
+    // The server's log line for that reference names the note and the account, never the text.
+    const reference = /reference ([0-9a-f]{8})/.exec(reason)![1]!;
+    const logged = stack.app.output().split("\n").find((line) => line.includes(`"reference":"${reference}"`));
+    expect(JSON.parse(logged!)).toMatchObject({ level: "error", event: "note.save_failed", noteId: notes["Quarterly plan"], userId: expect.any(String) });
+    expect(logged).not.toContain(BREAKING_WORDS);
     expect(await status(page)).toBe("Not saved");
     expect(await alert.innerText()).toContain("kept in this browser");
     // Retried twice by itself, then it waits for the person: three requests, no more.
