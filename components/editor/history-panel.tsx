@@ -4,6 +4,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { XIcon } from "@/components/ui/icons";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { getRevisionAction, listRevisionsAction } from "@/lib/actions/notes";
+import { settingDifferences, type NoteSettings } from "@/lib/notes/settings";
 import { describeRestore, describeRevisionChange, formattingDiffers, noteChanges } from "@/lib/revisions/diff";
 import { historyPanelReducer, initialHistoryPanel } from "@/lib/revisions/history-panel";
 import type { RevisionChangeInfo } from "@/lib/revisions/queries";
@@ -32,7 +33,7 @@ function changeLabel(revision: TRevisionSummary, info: RevisionChangeInfo | unde
   return info ? describeRevisionChange(info.change) : "";
 }
 
-export type NoteNow = { title: string; content: unknown; contentText: string; tagIds: string[]; pinned: boolean };
+export type NoteNow = { title: string; content: unknown; contentText: string; tagIds: string[] } & NoteSettings;
 export type RestoreOutcome = { restored: true; version: number } | { restored: false; message: string | null };
 
 /**
@@ -118,9 +119,7 @@ export function HistoryPanel({
   if (selected && noteNow && [...selected.tags.map((tag) => tag.id)].sort().join() !== [...noteNow.tagIds].sort().join()) {
     otherDifferences.push(selected.tags.length === 0 ? "This version has no tags." : `This version’s tags: ${selected.tags.map((tag) => tag.name).join(", ")}.`);
   }
-  if (selected && noteNow && selected.pinned !== null && selected.pinned !== noteNow.pinned) {
-    otherDifferences.push(selected.pinned ? "This version is pinned." : "This version is not pinned.");
-  }
+  if (selected && noteNow) otherDifferences.push(...settingDifferences(selected, noteNow));
   const unchanged = textSame && otherDifferences.length === 0;
 
   return (

@@ -1,4 +1,5 @@
 import type { NoteDraft } from "@/lib/notes/editor-session";
+import { validSettings } from "@/lib/notes/settings";
 
 // What a person changed in a note and has not had saved yet (NoteDraft, lib/notes/editor-session.ts),
 // kept in this browser's localStorage so that a refused save, a crash or a closed tab never loses it.
@@ -41,7 +42,7 @@ export function readDraft(noteId: string): NoteDraft | null {
     if (draft.title !== undefined && typeof draft.title !== "string") return null;
     if (draft.content !== undefined && !Array.isArray(draft.content)) return null;
     if (draft.tags !== undefined && !Array.isArray(draft.tags)) return null;
-    if (draft.pinned !== undefined && typeof draft.pinned !== "boolean") return null;
+    if (!validSettings(draft)) return null;
     return draft;
   } catch {
     return null;

@@ -26,6 +26,7 @@ import {
 } from "@/lib/notes/editor-session";
 import { contentTooLargeMessage, newEditorNote, type EditorNote, type SaveNoteResult, type TypedDraft } from "@/lib/notes/editor-types";
 import { deleteNoteAction, loadNoteAction, restoreRevisionAction, saveNoteAction, type SaveNoteInput } from "@/lib/actions/notes";
+import { givenSettings, settingsOf, settingsWhere } from "@/lib/notes/settings";
 import type { TRevisionSummary } from "@/lib/revisions/schemas";
 import type { TTag } from "@/lib/tags/schemas";
 
@@ -171,7 +172,7 @@ export class NoteSession {
       title: sent.title ? values.title : undefined,
       content: content as SaveNoteInput["content"],
       tagIds: sent.tags ? values.tags.map((tag) => tag.id) : undefined,
-      pinned: sent.pinned ? values.pinned : undefined,
+      ...settingsWhere(values, (key) => sent[key]),
     };
     this.dispatch({ type: "save_started" });
     let result: SaveNoteResult;
@@ -191,7 +192,7 @@ export class NoteSession {
         ...(input.title === undefined ? {} : { title: input.title }),
         ...(content === undefined ? {} : { content }),
         ...(sent.tags ? { tags: values.tags } : {}),
-        ...(input.pinned === undefined ? {} : { pinned: input.pinned }),
+        ...givenSettings(input),
       };
       const next = this.answer({ type: "save_succeeded", version: result.version, updatedAt: result.updatedAt, wrote });
       this.events.onSaved?.();
@@ -471,7 +472,7 @@ export class NoteSession {
   noteNow = () => {
     const content = this.body();
     const { values } = this.store.get();
-    return { title: values.title, content, contentText: contentToText(content), tagIds: values.tags.map((tag) => tag.id), pinned: values.pinned };
+    return { title: values.title, content, contentText: contentToText(content), tagIds: values.tags.map((tag) => tag.id), ...settingsOf(values) };
   };
 
   hasUnsaved = () => hasUnsaved(this.store.get());

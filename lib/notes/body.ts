@@ -9,6 +9,7 @@ import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError, noteMa
 import { AppError, fieldDetails, noteNotFound } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { NOTE_TAGS_INCLUDE } from "@/lib/notes/serialize";
+import { SETTINGS_SELECT, settingsOf, type NoteSettings } from "@/lib/notes/settings";
 import { serializeTag } from "@/lib/tags/serialize";
 import type { TTag } from "@/lib/tags/schemas";
 
@@ -77,7 +78,7 @@ export type NoteMarkdown = {
   /** The note as one Markdown document, title first. */
   markdown: string;
   version: number;
-  note: { id: string; title: string; pinned: boolean; updatedAt: string; tags: TTag[] };
+  note: { id: string; title: string; updatedAt: string; tags: TTag[] } & NoteSettings;
 };
 
 /**
@@ -96,7 +97,7 @@ export async function getNoteMarkdownOrThrow(db: Db, { id, userId }: { id: strin
     select: {
       id: true,
       title: true,
-      pinned: true,
+      ...SETTINGS_SELECT,
       contentMarkdown: true,
       version: true,
       updatedAt: true,
@@ -108,7 +109,7 @@ export async function getNoteMarkdownOrThrow(db: Db, { id, userId }: { id: strin
   return {
     markdown: noteMarkdown(row.title, body),
     version: row.version,
-    note: { id: row.id, title: row.title, pinned: row.pinned, updatedAt: row.updatedAt.toISOString(), tags: row.tags.map((link) => serializeTag(link.tag)) },
+    note: { id: row.id, title: row.title, ...settingsOf(row), updatedAt: row.updatedAt.toISOString(), tags: row.tags.map((link) => serializeTag(link.tag)) },
   };
 }
 

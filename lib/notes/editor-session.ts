@@ -2,10 +2,11 @@ import { contentToText } from "@/lib/body/content-text";
 import { unshowableBody } from "@/lib/body/document";
 import type { BlockConflict } from "@/lib/body/merge";
 import { UNTITLED, type EditorNote } from "@/lib/notes/editor-types";
+import { givenSettings, mergeSettings, SETTING_KEYS, settingsOf, settingsWhere, type NoteSettings, type SettingKey } from "@/lib/notes/settings";
 import type { TTag } from "@/lib/tags/schemas";
 
 /**
- * One open note, as a value: what the page shows (title, tags, pin), what is
+ * One open note, as a value: what the page shows (title, tags, settings), what is
  * changed and not sent, the save on its way, the version saves are
  * conditional on, why saving waits (a conflict, a refusal, a lost
  * connection), and the page's modes (a restored draft, a read-only body, the
@@ -32,11 +33,11 @@ export type SaveFailure = {
   retrying: boolean;
 };
 
-export const NOTE_FIELDS = ["title", "content", "tags", "pinned"] as const;
-export type NoteField = (typeof NOTE_FIELDS)[number];
+export type NoteField = "title" | "content" | "tags" | SettingKey;
+export const NOTE_FIELDS: readonly NoteField[] = ["title", "content", "tags", ...SETTING_KEYS];
 export type Fields = Record<NoteField, boolean>;
 /** A note's values the page shows beside its body. */
-type NoteValues = { title: string; tags: TTag[]; pinned: boolean };
+type NoteValues = { title: string; tags: TTag[] } & NoteSettings;
 /** Why saving waits for the person: until then changes are only kept in the browser. */
 type Hold = "conflict" | "signed_out" | "not_found" | "refused" | "stopped" | null;
 /** The note as the server has it at the version saves are conditional on: the base a write made elsewhere is merged against. */
@@ -52,11 +53,10 @@ export type NoteDraft = {
   title?: string;
   content?: unknown[];
   tags?: TTag[];
-  pinned?: boolean;
   savedAt: string;
   /** Why the changes are not saved, if a save was refused. */
   reason?: string;
-};
+} & Partial<NoteSettings>;
 
 /** What was merged that the person has to pick: a block (see lib/body/merge.ts) or the title, both changed here and elsewhere. */
 export type MergeChoice = { key: string; conflict: BlockConflict } | { key: "title"; title: { mine: string; theirs: string } };
@@ -64,9 +64,9 @@ export type MergeChoice = { key: string; conflict: BlockConflict } | { key: "tit
 /** Where the body is: on the page until the block editor exists (the body it opens with), then in the editor. */
 type Body = { in: "page"; content: unknown; contentText: string } | { in: "editor" };
 
-const everyField = (value: boolean) => Object.fromEntries(NOTE_FIELDS.map((field) => [field, value])) as Fields;
-const CLEAN = everyField(false);
-const ALL = everyField(true);
+const fieldsWhere = (holds: (field: NoteField) => boolean) => Object.fromEntries(NOTE_FIELDS.map((field) => [field, holds(field)])) as Fields;
+const CLEAN = fieldsWhere(() => false);
+const ALL = fieldsWhere(() => true);
 export const anyField = (fields: Fields) => NOTE_FIELDS.some((field) => fields[field]);
 /** The fields changed in either. */
 export const unionFields = (a: Fields, b: Fields) => Object.fromEntries(NOTE_FIELDS.map((field) => [field, a[field] || b[field]])) as Fields;
@@ -82,7 +82,7 @@ export type EditorSession = {
   /** Null when not known: unsaved changes from an earlier visit made on an older version. */
   base: NoteBase | null;
   updatedAt: string;
-  /** The title, tags and pin as the page shows them. */
+  /** The title, tags and settings as the page shows them. */
   values: NoteValues;
   body: Body;
   /** Tags the person can pick from. */
@@ -134,7 +134,7 @@ export type EditorSessionEvent =
   | { type: "editor_ready" }
   /** The person changed a field (the body, in the editor). */
   | { type: "changed"; field: NoteField }
-  /** The person changed the title, tags or pin. */
+  /** The person changed the title, tags or a setting. */
   | { type: "edited"; values: Partial<NoteValues> }
   | { type: "tag_created"; tag: TTag }
   /** The pending changes go out in one save. */
@@ -151,7 +151,7 @@ export type EditorSessionEvent =
    */
   | { type: "save_conflicted"; current: EditorNote; merged: boolean }
   | { type: "save_failed"; error: "server" | "invalid" | "signed_out" | "not_found"; message: string }
-  /** A write made elsewhere was merged into the body on screen (block conflicts left to pick); the title, tags and pin merge here. */
+  /** A write made elsewhere was merged into the body on screen (block conflicts left to pick); the title, tags and settings merge here. */
   | { type: "merged"; current: EditorNote; conflicts: BlockConflict[] }
   /** The person took the note as it is now (`current`), dropping what is unsaved here. */
   | { type: "remote_accepted"; current: EditorNote }
@@ -190,7 +190,7 @@ function divergentTextOf(note: Pick<EditorNote, "content" | "contentText">): str
   return normalize(contentToText(note.content)) === normalize(note.contentText) ? null : note.contentText;
 }
 
-const valuesOf = (note: NoteValues): NoteValues => ({ title: note.title, tags: note.tags, pinned: note.pinned });
+const valuesOf = (note: NoteValues): NoteValues => ({ title: note.title, tags: note.tags, ...settingsOf(note) });
 const baseOf = (note: EditorNote): NoteBase => ({ ...valuesOf(note), content: note.content });
 const byName = (tags: TTag[]) => [...tags].sort((a, b) => a.name.localeCompare(b.name));
 const withTags = (known: TTag[], more: TTag[]) => byName([...known, ...more.filter((tag) => !known.some((other) => other.id === tag.id))]);
@@ -261,7 +261,7 @@ export function draftOf(state: EditorSession, fields: Fields, body: unknown[], s
     baseVersion: version,
     ...(fields.title ? { title: values.title } : {}),
     ...(fields.tags ? { tags: values.tags } : {}),
-    ...(fields.pinned ? { pinned: values.pinned } : {}),
+    ...settingsWhere(values, (key) => fields[key]),
     ...(fields.content ? { content: body } : {}),
     savedAt,
     ...(reason === undefined ? {} : { reason }),
@@ -279,7 +279,7 @@ function canonical(value: unknown): string {
 /** True when every field the draft holds is already what the saved note has (it was saved after all). */
 export function draftMatches(draft: NoteDraft, note: NoteBase): boolean {
   if (draft.title !== undefined && (draft.title.trim() || UNTITLED) !== note.title) return false;
-  if (draft.pinned !== undefined && draft.pinned !== note.pinned) return false;
+  if (SETTING_KEYS.some((key) => draft[key] !== undefined && draft[key] !== note[key])) return false;
   if (draft.tags !== undefined) {
     const ids = (tags: TTag[]) => tags.map((tag) => tag.id).sort().join(",");
     if (ids(draft.tags) !== ids(note.tags)) return false;
@@ -353,14 +353,14 @@ function opened(state: EditorSession, draft: NoteDraft | null): EditorSession {
   return {
     ...state,
     opened: true,
-    values: { title: draft.title ?? values.title, tags: draft.tags ?? values.tags, pinned: draft.pinned ?? values.pinned },
+    values: { ...values, title: draft.title ?? values.title, tags: draft.tags ?? values.tags, ...givenSettings(draft) },
     knownTags: withTags(state.knownTags, draft.tags ?? []),
     // The editor opens with the restored body; it comes from the editor, so it shows as it is.
     ...(draft.content ? { body: { in: "page" as const, content: draft.content, contentText: "" }, unshown: null } : {}),
     // Made on an older version than the page shows: what they changed from is not known here.
     base: draft.baseVersion === state.version ? state.base : null,
     version: draft.baseVersion,
-    dirty: { title: draft.title !== undefined, content: draft.content !== undefined, tags: draft.tags !== undefined, pinned: draft.pinned !== undefined },
+    dirty: fieldsWhere((field) => draft[field] !== undefined),
     hold: "refused",
     reason: draft.reason,
     status: "error",
@@ -369,14 +369,14 @@ function opened(state: EditorSession, draft: NoteDraft | null): EditorSession {
   };
 }
 
-/** A write made elsewhere merged into what is on screen: each of title, tags and pin is theirs unless the person changed it. */
+/** A write made elsewhere merged into what is on screen: each of title, tags and every setting is theirs unless the person changed it. */
 function merged(state: EditorSession, current: EditorNote, conflicts: BlockConflict[]): EditorSession {
   const { base, values: mine } = state;
   if (!base) return state;
   const values = {
     title: mine.title === base.title ? current.title : mine.title,
     tags: mergeTags(base.tags, mine.tags, current.tags),
-    pinned: mine.pinned === base.pinned ? current.pinned : mine.pinned,
+    ...mergeSettings(settingsOf(base), settingsOf(mine), settingsOf(current)),
   };
   const titleChoice: MergeChoice[] =
     values.title !== current.title && current.title !== base.title ? [{ key: "title", title: { mine: values.title, theirs: current.title } }] : [];

@@ -1,13 +1,14 @@
 import { NOTE_CONTENT_MAX_BYTES } from "@/lib/body/document";
 import type { TNote } from "@/lib/notes/schemas";
+import { INITIAL_SETTINGS, settingsOf, type NoteSettings } from "@/lib/notes/settings";
 import type { TTag } from "@/lib/tags/schemas";
 
 /** A note as the editor holds it: the wire form plus the version its saves are conditional on. */
-export type EditorNote = Pick<TNote, "id" | "title" | "content" | "contentText" | "pinned" | "updatedAt"> & { version: number; tags: TTag[] };
+export type EditorNote = Pick<TNote, "id" | "title" | "content" | "contentText" | "updatedAt"> & NoteSettings & { version: number; tags: TTag[] };
 
 export function toEditorNote(note: TNote, version: number): EditorNote {
-  const { id, title, content, contentText, pinned, updatedAt, tags } = note;
-  return { id, title, content, contentText, pinned, updatedAt, tags, version };
+  const { id, title, content, contentText, updatedAt, tags } = note;
+  return { id, title, content, contentText, ...settingsOf(note), updatedAt, tags, version };
 }
 
 /**
@@ -40,7 +41,7 @@ export const NEW_NOTE_PARAM = "new";
 
 /** A new note, not stored until its first save: the id is made in the browser, the first save creates the note with it. */
 export function newEditorNote(id: string): EditorNote {
-  return { id, title: UNTITLED, content: [], contentText: "", pinned: false, tags: [], updatedAt: new Date().toISOString(), version: 0 };
+  return { id, title: UNTITLED, content: [], contentText: "", ...INITIAL_SETTINGS, tags: [], updatedAt: new Date().toISOString(), version: 0 };
 }
 
 /** What was typed into a new note before its editor existed, and where the caret was. */

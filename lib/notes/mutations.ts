@@ -4,6 +4,8 @@ import { writeTransaction } from "@/lib/db/transaction";
 import { AppError, noteNotFound } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
 import { noteJsonSql } from "@/lib/notes/serialize";
+import { givenSettings, INITIAL_SETTINGS } from "@/lib/notes/settings";
+import { settingColumnsSql, settingEqualsSql, settingValuesSql } from "@/lib/notes/settings-sql";
 import { noteEtag } from "@/lib/notes/etag";
 import { atVersionSql } from "@/lib/notes/version";
 import { markdownBase, resolveMarkdownBody, type ResolvedBody } from "@/lib/notes/body";
@@ -74,10 +76,10 @@ export async function insertNote(
   // wire form, built by the database (an untagged note's tags are `[]`).
   const noteId = keep ? Prisma.sql`${keep.id}::uuid` : givenId ? Prisma.sql`${givenId}::uuid` : Prisma.sql`gen_random_uuid()`;
   const [inserted] = await queryRows<{ id: string; version: number; note: string }>(tx, Prisma.sql`
-    INSERT INTO notes AS n (id, user_id, title, content, content_text, content_markdown, pinned, version, created_at, updated_at)
+    INSERT INTO notes AS n (id, user_id, title, content, content_text, content_markdown, version, created_at, updated_at${settingColumnsSql()})
     SELECT ${noteId}, ${userId}::uuid, ${input.title},
       ${JSON.stringify(input.content ?? [])}::jsonb, ${input.contentText ?? ""}, ${input.content === undefined ? "" : (input.derivedMarkdown ?? null)},
-      ${input.pinned ?? false}, ${keep?.version ?? 1}, ${keep?.createdAt ?? now}, ${keep?.updatedAt ?? now}
+      ${keep?.version ?? 1}, ${keep?.createdAt ?? now}, ${keep?.updatedAt ?? now}${settingValuesSql(input)}
     ${givenId ? Prisma.sql`WHERE NOT EXISTS (SELECT 1 FROM trashed_notes t WHERE t.id = ${givenId}::uuid) ON CONFLICT (id) DO NOTHING` : Prisma.empty}
     RETURNING n.id::text AS id, n.version, ${NOTE_JSON}::text AS note`);
   if (!inserted && givenId) return sameNoteOrThrow(tx, { id: givenId, userId, input, tagIds });
@@ -176,7 +178,7 @@ export async function writeNoteUpdate(
     input.content === undefined ? null : Prisma.sql`content = ${contentSql(input.content, keptBlocks)}`,
     input.contentText === undefined ? null : Prisma.sql`content_text = ${input.contentText}`,
     input.derivedMarkdown === undefined ? null : Prisma.sql`content_markdown = ${input.derivedMarkdown}`,
-    input.pinned === undefined ? null : Prisma.sql`pinned = ${input.pinned}`,
+    ...settingEqualsSql(input),
     Prisma.sql`updated_at = ${new Date()}`,
     Prisma.sql`version = version + 1`,
   ].filter((set) => set !== null);
@@ -215,7 +217,7 @@ async function noteIfUnchanged(
     input.title === undefined ? null : Prisma.sql`n.title = ${input.title}`,
     input.content === undefined ? null : Prisma.sql`n.content = ${JSON.stringify(input.content)}::jsonb`,
     input.contentText === undefined ? null : Prisma.sql`n.content_text = ${input.contentText}`,
-    input.pinned === undefined ? null : Prisma.sql`n.pinned = ${input.pinned}`,
+    ...settingEqualsSql(input, "n"),
     tagIds === undefined
       ? null
       : Prisma.sql`ARRAY(SELECT nt.tag_id FROM note_tags nt WHERE nt.note_id = n.id ORDER BY 1) = ARRAY(SELECT unnest(${tagIds}::uuid[]) ORDER BY 1)`,
@@ -270,7 +272,8 @@ async function sameNoteOrThrow(
 ): Promise<VersionedNote> {
   const [current] = await queryRows<{ version: number; note: string; same: boolean }>(tx, Prisma.sql`
     SELECT n.version, ${NOTE_JSON}::text AS note,
-      n.title = ${input.title} AND n.content = ${JSON.stringify(input.content ?? [])}::jsonb AND n.pinned = ${input.pinned ?? false}
+      n.title = ${input.title} AND n.content = ${JSON.stringify(input.content ?? [])}::jsonb
+        AND ${Prisma.join(settingEqualsSql({ ...INITIAL_SETTINGS, ...givenSettings(input) }, "n"), " AND ")}
         AND ARRAY(SELECT nt.tag_id::text FROM note_tags nt WHERE nt.note_id = n.id ORDER BY 1) = ${[...tagIds].sort()}::text[] AS same
     FROM notes n WHERE ${ownedRow(id, userId, "n")}`);
   if (!current) throw new AppError("NOTE_EXISTS");

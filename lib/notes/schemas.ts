@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CONTENT_LIMITS, contentLimitViolation } from "@/lib/body/content-limits";
 import { isStorableJson, storableText, toPlainJson, UNSTORABLE_MESSAGE } from "@/lib/db/storable-text";
 import { decodeCursor } from "@/lib/notes/cursor";
+import { SETTING_KEYS, SETTINGS_SHAPE } from "@/lib/notes/settings";
 import { ZTagSchema } from "@/lib/tags/schemas";
 
 /** Query-string integer: digits only, so "abc", "1.5" and "-1" are 400s rather than coerced. */
@@ -114,7 +115,6 @@ const ZContentMarkdownSchema = storableText().max(CONTENT_MARKDOWN_MAX).meta({
   description:
     "The body as Markdown, instead of content: converted to BlockNote blocks, and contentText derived from them unless given. The note's whole Markdown as read (GET ?format=markdown) may be sent back as it is: a first line that is the title's `# ` line is the title, not a block (to rename, send title). Not together with content; at most 100,000 characters, and the blocks it converts to are held to content's limits (400). A conversion that goes over its time or memory budget answers 422 and writes nothing.",
 });
-const ZPinnedSchema = z.boolean().meta({ description: "Pinned notes can be listed apart (GET /api/notes?pinned=true) and are shown first in the browser." });
 const ZTagIdsSchema = z
   .array(z.guid())
   .max(100)
@@ -133,7 +133,7 @@ export const ZCreateNoteSchema = z
     contentMarkdown: ZContentMarkdownSchema.optional(),
     contentText: ZContentTextSchema.optional(),
     tagIds: ZTagIdsSchema.optional(),
-    pinned: ZPinnedSchema.optional().meta({ description: "Pin the new note; default false." }),
+    ...SETTINGS_SHAPE.create,
   })
   .refine(oneBody.check, oneBody.params);
 export type TCreateNote = z.infer<typeof ZCreateNoteSchema>;
@@ -145,10 +145,10 @@ export const ZUpdateNoteSchema = z
     contentMarkdown: ZContentMarkdownSchema.optional(),
     contentText: ZContentTextSchema.optional(),
     tagIds: ZTagIdsSchema.optional().meta({ description: "Replaces the note's tags." }),
-    pinned: ZPinnedSchema.optional().meta({ description: "Pin (true) or unpin (false) the note; like any write, it bumps the version and updatedAt." }),
+    ...SETTINGS_SHAPE.update,
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    message: "Provide at least one of title, content, contentMarkdown, contentText, tagIds, pinned",
+    message: `Provide at least one of title, content, contentMarkdown, contentText, tagIds, ${SETTING_KEYS.join(", ")}`,
   })
   .refine(oneBody.check, oneBody.params);
 export type TUpdateNote = z.infer<typeof ZUpdateNoteSchema>;
@@ -158,7 +158,7 @@ export const ZNoteSchema = z.object({
   title: z.string(),
   content: z.unknown(),
   contentText: z.string(),
-  pinned: z.boolean().meta({ description: "Whether the note is pinned." }),
+  ...SETTINGS_SHAPE.note,
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
   tags: z.array(ZTagSchema),

@@ -1,6 +1,7 @@
 import { Prisma, queryRows, type DbClient, type Transaction } from "@/lib/db/client";
 import { ownedBy, ownedRow } from "@/lib/db/owner";
 import { log } from "@/lib/log";
+import { settingColumnsSql, settingsFromExcludedSql } from "@/lib/notes/settings-sql";
 import { expiryCutoff, type TrashClock } from "@/lib/notes/trash-retention";
 import { atVersionSql } from "@/lib/notes/version";
 
@@ -18,18 +19,18 @@ export async function moveNoteToTrash(
   const moved = await queryRows<{ id: string }>(tx, Prisma.sql`
     WITH gone AS (
       DELETE FROM notes WHERE ${ownedRow(id, userId)}${atVersionSql(ifVersion)}
-      RETURNING id, user_id, title, content, content_text, content_markdown, version, pinned, created_at, updated_at
+      RETURNING id, user_id, title, content, content_text, content_markdown, version, created_at, updated_at${settingColumnsSql()}
     )
-    INSERT INTO trashed_notes AS t (id, user_id, title, content, content_text, content_markdown, version, pinned, tag_ids, created_at, updated_at, deleted_at)
-    SELECT g.id, g.user_id, g.title, g.content, g.content_text, g.content_markdown, g.version, g.pinned,
+    INSERT INTO trashed_notes AS t (id, user_id, title, content, content_text, content_markdown, version, tag_ids, created_at, updated_at, deleted_at${settingColumnsSql()})
+    SELECT g.id, g.user_id, g.title, g.content, g.content_text, g.content_markdown, g.version,
            coalesce((SELECT array_agg(nt.tag_id ORDER BY nt.tag_id) FROM note_tags nt WHERE nt.note_id = g.id), '{}'::uuid[]),
-           g.created_at, g.updated_at, ${now}
+           g.created_at, g.updated_at, ${now}${settingColumnsSql("g")}
     FROM gone g
     -- A trashed copy under the same id can only be an older state of this note: the newer one wins.
     ON CONFLICT (id) DO UPDATE SET
       title = EXCLUDED.title, content = EXCLUDED.content, content_text = EXCLUDED.content_text,
-      content_markdown = EXCLUDED.content_markdown, version = EXCLUDED.version, pinned = EXCLUDED.pinned, tag_ids = EXCLUDED.tag_ids,
-      created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at, deleted_at = EXCLUDED.deleted_at
+      content_markdown = EXCLUDED.content_markdown, version = EXCLUDED.version, tag_ids = EXCLUDED.tag_ids,
+      created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at, deleted_at = EXCLUDED.deleted_at${settingsFromExcludedSql()}
     WHERE t.user_id = EXCLUDED.user_id
     RETURNING t.id`);
   return moved.length > 0;

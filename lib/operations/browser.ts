@@ -8,6 +8,7 @@ import { contentTooLargeMessage, UNTITLED } from "@/lib/notes/editor-types";
 import { createNote, updateNote, type VersionedNote } from "@/lib/notes/mutations";
 import { listNoteRowGroups, type NoteRowGroups } from "@/lib/notes/rows";
 import { NOTE_TITLE_MAX, ZListNotesQuerySchema, ZUpdateNoteSchema } from "@/lib/notes/schemas";
+import { givenSettings, SETTINGS_SHAPE } from "@/lib/notes/settings";
 import { listTagsWithNoteCounts, type TagWithCount } from "@/lib/tags/queries";
 
 // The operations only the browser offers, each run by a server action
@@ -27,21 +28,21 @@ const ZSaveNoteSchema = z.object({
   title: z.string().max(NOTE_TITLE_MAX * 2).optional(),
   content: z.array(z.record(z.string(), z.unknown())).optional(),
   tagIds: z.array(z.guid()).max(100).optional(),
-  pinned: z.boolean().optional(),
+  ...SETTINGS_SHAPE.save,
 });
 export type SaveNoteBody = z.input<typeof ZSaveNoteSchema>;
 
 export const saveNoteOperation = defineSessionOperation({
   ids: { id: "INVALID_NOTE_ID" },
   body: ZSaveNoteSchema,
-  async run({ db, userId, author }, { params: { id }, body: { version, tagIds, pinned, ...given } }): Promise<VersionedNote> {
+  async run({ db, userId, author }, { params: { id }, body: { version, tagIds, ...given } }): Promise<VersionedNote> {
     const title = given.title === undefined ? undefined : toStorableString(given.title).trim() || UNTITLED;
     const content = given.content === undefined ? undefined : (toPlainJson(given.content, toStorableString) as Record<string, unknown>[]);
     if (content !== undefined) {
       const bytes = Buffer.byteLength(JSON.stringify(content));
       if (bytes > NOTE_CONTENT_MAX_BYTES) throw new AppError("INVALID_BODY", { fields: fieldDetails({ content: [contentTooLargeMessage(bytes)] }) });
     }
-    const parsed = ZUpdateNoteSchema.safeParse({ title, content, contentText: content === undefined ? undefined : contentToText(content), tagIds, pinned });
+    const parsed = ZUpdateNoteSchema.safeParse({ title, content, contentText: content === undefined ? undefined : contentToText(content), tagIds, ...givenSettings(given) });
     if (!parsed.success) throw validationError("INVALID_BODY", parsed.error);
     const input = parsed.data;
     if (version > 0) return updateNote(db, { id, userId, author, input, ifVersion: version });

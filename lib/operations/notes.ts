@@ -11,6 +11,7 @@ import { getNoteMarkdownOrThrow, resolveMarkdownBody } from "@/lib/notes/body";
 import { deleteNote, insertNote, updateNote, type VersionedNote } from "@/lib/notes/mutations";
 import { EXCERPT_LENGTH, noteExcerpt } from "@/lib/notes/excerpt";
 import { getNoteJsonOrThrow, listNotes, listNotesJson } from "@/lib/notes/queries";
+import { settingsOf } from "@/lib/notes/settings";
 import { snippetHtml } from "@/lib/notes/snippet";
 import {
   ZCreateNoteSchema,
@@ -80,7 +81,7 @@ function compactNotes(notes: { note: TNote & { snippet?: string }; version: numb
     title: note.title,
     snippet: note.snippet ?? snippetHtml(noteExcerpt(note.contentText)),
     tags: note.tags.map(({ id, name }) => ({ id, name })),
-    pinned: note.pinned,
+    ...settingsOf(note),
     version,
     createdAt: note.createdAt,
     updatedAt: note.updatedAt,
@@ -192,7 +193,7 @@ export const getNoteOperation = defineOperation({
     if ("outline" in read) return { status: 200, body: read.outline, headers: { ETag: etag } };
     if ("markdown" in read) {
       const { note, version } = read;
-      const facts = { id: note.id, title: note.title, pinned: note.pinned, version, etag, updatedAt: note.updatedAt, tags: note.tags };
+      const facts = { id: note.id, title: note.title, ...settingsOf(note), version, etag, updatedAt: note.updatedAt, tags: note.tags };
       return { status: 200, markdown: read.markdown, facts, headers: { ETag: etag, ...vary } };
     }
     return { status: 200, json: `{"note":${read.noteJson}}`, headers: { ETag: etag, ...vary } };

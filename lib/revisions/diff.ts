@@ -1,5 +1,6 @@
 import { diffArrays } from "diff";
 import { inlineText } from "@/lib/body/content-text";
+import { settingChanges, type RecordedSettings } from "@/lib/notes/settings";
 
 /** One line of a readable comparison, or a run of unchanged lines left out. */
 export type ChangeLine = { kind: "same" | "removed" | "added"; text: string } | { kind: "skipped"; count: number };
@@ -160,16 +161,16 @@ export type RevisionChange = {
   /** Nothing above changed, but how the note looks did. */
   formatting: boolean;
   tags: boolean;
-  /** Pinned or unpinned by this version; null when unchanged or not known. */
-  pinned: boolean | null;
+  /** The settings this version changed, in the history's words ("Pinned"). */
+  settings: string[];
 };
 
-type VersionState = NoteState & { tagIds: string[]; pinned: boolean | null };
+type VersionState = NoteState & { tagIds: string[] } & RecordedSettings;
 
 /** What changed from `before` (null: the note's first version) to `after`. */
 export function revisionChange(before: VersionState | null, after: VersionState): RevisionChange {
-  const change: RevisionChange = { created: before === null, title: false, linesAdded: 0, linesRemoved: 0, items: {}, formatting: false, tags: false, pinned: null };
-  const base: VersionState = before ?? { title: after.title, content: [], contentText: "", tagIds: after.tagIds, pinned: after.pinned };
+  const change: RevisionChange = { created: before === null, title: false, linesAdded: 0, linesRemoved: 0, items: {}, formatting: false, tags: false, settings: [] };
+  const base: VersionState = before ?? { ...after, content: [], contentText: "" };
   change.title = before !== null && before.title !== after.title;
   for (const part of diffArrays(noteLines(base), noteLines(after), { comparator: sameLine })) {
     if (!part.added && !part.removed) continue;
@@ -185,7 +186,7 @@ export function revisionChange(before: VersionState | null, after: VersionState)
   const textChanged = change.linesAdded + change.linesRemoved > 0 || Object.keys(change.items).length > 0;
   change.formatting = before !== null && !textChanged && formattingDiffers(base, after);
   change.tags = before !== null && [...before.tagIds].sort().join() !== [...after.tagIds].sort().join();
-  change.pinned = before !== null && before.pinned !== null && after.pinned !== null && before.pinned !== after.pinned ? after.pinned : null;
+  change.settings = before === null ? [] : settingChanges(before, after);
   return change;
 }
 
@@ -237,7 +238,7 @@ export function describeRevisionChange(change: RevisionChange, restoredFrom?: Re
   for (const [type, counts] of Object.entries(change.items)) parts.push(itemPhrase(type, counts));
   if (change.formatting) parts.push("Formatting changed");
   if (change.tags) parts.push("Tags changed");
-  if (change.pinned !== null) parts.push(change.pinned ? "Pinned" : "Unpinned");
+  parts.push(...change.settings);
   if (parts.length === 0) return "No visible change";
   if (parts.length === 1 && change.created) return "Created empty";
   return parts.join(" · ");

@@ -1,11 +1,12 @@
 import type { Db } from "@/lib/db/client";
 import { updateNote, type VersionedNote } from "@/lib/notes/mutations";
+import { givenSettings } from "@/lib/notes/settings";
 import type { RevisionAuthor } from "@/lib/db/author";
 import { getRevisionOrThrow } from "@/lib/revisions/queries";
 
 /**
  * Puts the note back as it was at a revision: its title, content (block ids
- * included), text, pin (when the revision recorded it) and the tags it had
+ * included), text, settings (those the revision recorded) and the tags it had
  * that still exist. The restore is a write through updateNote, only at
  * `ifVersion` when given, and recorded as a restore of that version: always a
  * revision of its own, never folded into the person's save before it nor
@@ -28,7 +29,8 @@ export async function restoreRevision(
       content: revision.content,
       contentText: revision.contentText,
       tagIds,
-      ...(revision.pinned === null ? {} : { pinned: revision.pinned }),
+      // A setting the revision did not record stays as it is.
+      ...givenSettings(revision),
     },
   });
 }

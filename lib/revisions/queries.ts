@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/client";
 import { contentToText } from "@/lib/body/content-text";
 import { contentToMarkdown, noteMarkdown } from "@/lib/body/markdown";
 import { AppError, noteNotFound } from "@/lib/errors";
+import { SETTINGS_SELECT, settingsOf, type RecordedSettings } from "@/lib/notes/settings";
 import { serializeTag, TAG_SELECT } from "@/lib/tags/serialize";
 import { revisionChange, type RevisionChange } from "@/lib/revisions/diff";
 import type { TListRevisionsQuery, TRevision, TRevisionAuthor, TRevisionList, TRevisionSummary } from "@/lib/revisions/schemas";
@@ -16,7 +17,7 @@ const SUMMARY_SELECT = {
   restoredFrom: true,
   title: true,
   tagIds: true,
-  pinned: true,
+  ...SETTINGS_SELECT,
   createdAt: true,
   updatedAt: true,
 } as const;
@@ -31,10 +32,9 @@ type SummaryRow = {
   restoredFrom: number | null;
   title: string;
   tagIds: string[];
-  pinned: boolean | null;
   createdAt: Date;
   updatedAt: Date;
-};
+} & RecordedSettings;
 
 /** A revision in its wire form, and every tag id it recorded (for a restore, which keeps those that still exist). */
 export type StoredRevision = { revision: TRevision; tagIds: string[] };
@@ -68,7 +68,7 @@ async function serializeRevisions(db: Db, userId: string, rows: SummaryRow[]): P
       ...(row.restoredFrom === null ? {} : { restoredFrom: row.restoredFrom }),
       title: row.title,
       tags: tags.filter((tag) => own.has(tag.id)).map(serializeTag),
-      pinned: row.pinned,
+      ...settingsOf(row),
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
     };
@@ -178,7 +178,7 @@ export async function listRevisionChanges(
   const rows = await db.noteRevision.findMany({
     where: { noteId, userId, version: { gte: from, lte: newest } },
     orderBy: { version: "asc" },
-    select: { id: true, version: true, title: true, tagIds: true, pinned: true, restoredFrom: true },
+    select: { id: true, version: true, title: true, tagIds: true, ...SETTINGS_SELECT, restoredFrom: true },
   });
   const states = await statesBetween(db, { noteId, from, to: newest });
   const restoredVersions = [...new Set(rows.flatMap((row) => (row.restoredFrom === null ? [] : [row.restoredFrom])))];
@@ -188,11 +188,11 @@ export async function listRevisionChanges(
       : await db.noteRevision.findMany({ where: { noteId, userId, version: { in: restoredVersions } }, select: { version: true, updatedAt: true, authorKind: true } });
   const restoredTimes = new Map(restoredRows.map((row) => [row.version, { at: row.updatedAt.toISOString(), authorKind: row.authorKind }]));
   const changes: Record<string, RevisionChangeInfo> = {};
-  let before: (ContentState & { title: string; tagIds: string[]; pinned: boolean | null }) | null = null;
+  let before: (ContentState & { title: string; tagIds: string[] } & RecordedSettings) | null = null;
   for (const row of rows) {
     const state = states.get(row.version);
     if (!state) throw corruptHistory(noteId, row.version, "its content could not be read");
-    const after = { ...state, title: row.title, tagIds: row.tagIds, pinned: row.pinned };
+    const after = { ...state, title: row.title, tagIds: row.tagIds, ...settingsOf(row) };
     if (row.version >= oldest) {
       const restored = row.restoredFrom === null ? undefined : restoredTimes.get(row.restoredFrom);
       changes[row.id] = {

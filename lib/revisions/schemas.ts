@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { queryInt } from "@/lib/notes/schemas";
+import { SETTINGS_SHAPE } from "@/lib/notes/settings";
 import { ZTagSchema } from "@/lib/tags/schemas";
 
 const REVISION_LIMIT_MAX = 100;
@@ -40,7 +41,7 @@ const ZRevisionSummarySchema = z.object({
   }),
   title: z.string(),
   tags: z.array(ZTagSchema).meta({ description: "The note's tags at this revision that still exist." }),
-  pinned: z.boolean().nullable().meta({ description: "Whether the note was pinned at this revision (null in revisions recorded before pins were kept)." }),
+  ...SETTINGS_SHAPE.revision,
   createdAt: z.iso.datetime().meta({
     description: "When the change began: a person's consecutive saves in one visit to the note in the browser, with no other writer or restore between, are one revision while each comes less than 2 minutes after the one before and less than 5 minutes after the first.",
   }),

@@ -4,6 +4,8 @@ import { isUniqueViolation } from "@/lib/errors/database";
 import { writeTransaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
 import { insertNote, type VersionedNote } from "@/lib/notes/mutations";
+import { settingsOf, type NoteSettings } from "@/lib/notes/settings";
+import { settingColumnsSql } from "@/lib/notes/settings-sql";
 import { purgeExpiredTrash } from "@/lib/notes/trash-move";
 import { expiryCutoff, type TrashClock } from "@/lib/notes/trash-retention";
 
@@ -14,12 +16,11 @@ type TrashedRow = {
   content_text: string;
   content_markdown: string | null;
   tag_ids: string[];
-  pinned: boolean;
   version: number;
   created_at: Date;
   updated_at: Date;
   note_exists: boolean;
-};
+} & NoteSettings;
 
 const notInTrash = () => new AppError("TRASHED_NOTE_NOT_FOUND");
 const noteExists = () => new AppError("NOTE_EXISTS");
@@ -39,7 +40,7 @@ export async function restoreTrashedNote(db: Db, { id, userId, ...clock }: Trash
       async (tx) => {
         // Under the account's write lock: of two restores at once, the second no longer finds it.
         const [row] = await queryRows<TrashedRow>(tx, Prisma.sql`
-          SELECT t.title, t.content, t.content_text, t.content_markdown, t.tag_ids::text[] AS tag_ids, t.pinned, t.version, t.created_at, t.updated_at,
+          SELECT t.title, t.content, t.content_text, t.content_markdown, t.tag_ids::text[] AS tag_ids, t.version, t.created_at, t.updated_at${settingColumnsSql("t")},
             EXISTS (SELECT 1 FROM notes n WHERE n.id = t.id) AS note_exists
           FROM trashed_notes t WHERE ${ownedRow(id, userId, "t")} AND t.deleted_at >= ${expiryCutoff(clock)}`);
         if (!row) throw notInTrash();
@@ -53,7 +54,7 @@ export async function restoreTrashedNote(db: Db, { id, userId, ...clock }: Trash
             content: row.content,
             contentText: row.content_text,
             tagIds: row.tag_ids,
-            pinned: row.pinned,
+            ...settingsOf(row),
             // The Markdown stored with the note comes back with it: nothing to convert.
             derivedMarkdown: row.content_markdown,
           },

@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { encodeCursor, type NoteCursor } from "@/lib/notes/cursor";
 import { serializeNote } from "@/lib/notes/serialize";
+import { SETTINGS_SELECT, type NoteSettings } from "@/lib/notes/settings";
 import { TAG_SELECT } from "@/lib/tags/serialize";
 import { purgeExpiredTrash } from "@/lib/notes/trash-move";
 import { expiryCutoff, retentionMs, type TrashClock } from "@/lib/notes/trash-retention";
@@ -20,19 +21,18 @@ type TrashedNoteRow = {
   title: string;
   content: unknown;
   contentText: string;
-  pinned: boolean;
   tagIds: string[];
   createdAt: Date;
   updatedAt: Date;
   deletedAt: Date;
-};
+} & NoteSettings;
 
 const ROW_SELECT = {
   id: true,
   title: true,
   content: true,
   contentText: true,
-  pinned: true,
+  ...SETTINGS_SELECT,
   tagIds: true,
   createdAt: true,
   updatedAt: true,
