@@ -34,7 +34,7 @@ export function EditorBar({ state, session }: { state: EditorSession; session: N
         className="btn btn-ghost btn-sm btn-toggle"
         aria-pressed={pinned}
         title={pinned ? "Pinned: shown first in your notes. Press to unpin." : "Pin: show this note first in your notes"}
-        onClick={session.togglePin}
+        onClick={() => session.setSetting("pinned", !pinned)}
       >
         <PinIcon size={15} fill={pinned ? "currentColor" : "none"} />
         Pin<span className="sr-only"> note</span>

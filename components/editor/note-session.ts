@@ -26,7 +26,7 @@ import {
 } from "@/lib/notes/editor-session";
 import { contentTooLargeMessage, newEditorNote, type EditorNote, type SaveNoteResult, type TypedDraft } from "@/lib/notes/editor-types";
 import { deleteNoteAction, loadNoteAction, restoreRevisionAction, saveNoteAction, type SaveNoteInput } from "@/lib/actions/notes";
-import { givenSettings, settingsOf, settingsWhere } from "@/lib/notes/settings";
+import { givenSettings, settingsOf, settingsWhere, type NoteSettings, type SettingKey } from "@/lib/notes/settings";
 import type { TRevisionSummary } from "@/lib/revisions/schemas";
 import type { TTag } from "@/lib/tags/schemas";
 
@@ -277,7 +277,7 @@ export class NoteSession {
   /** A title is one line: line breaks pasted into it become spaces. */
   editTitle = (title: string, delayMs = TYPING_DELAY_MS) => this.changed({ type: "edited", values: { title: title.replace(/\r?\n/g, " ") } }, delayMs);
   editTags = (tags: TTag[]) => this.changed({ type: "edited", values: { tags } }, 0);
-  togglePin = () => this.changed({ type: "edited", values: { pinned: !this.store.get().values.pinned } }, 0);
+  setSetting = <K extends SettingKey>(key: K, value: NoteSettings[K]) => this.changed({ type: "edited", values: { [key]: value } }, 0);
   tagCreated = (tag: TTag) => void this.dispatch({ type: "tag_created", tag });
   /** The editor's change event: the person's edit unless the page is loading a body. */
   bodyChanged = () => {

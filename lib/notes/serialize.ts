@@ -1,7 +1,7 @@
 import { Prisma } from "@/lib/db/client";
 import { jsonObjectSql, toWire, type Row, type WireField } from "@/lib/db/wire";
 import type { TNote } from "@/lib/notes/schemas";
-import { SETTING_KEYS, settingColumn } from "@/lib/notes/settings";
+import { SETTING_KEYS, settingColumn, type SettingKey } from "@/lib/notes/settings";
 import { serializeTag, TAG_SELECT, tagJsonSql, type TagRow } from "@/lib/tags/serialize";
 
 /**
@@ -14,7 +14,7 @@ const NOTE_FIELDS = [
   { key: "title", column: "title" },
   { key: "content", column: "content" },
   { key: "contentText", column: "content_text" },
-  ...SETTING_KEYS.map((key) => ({ key, column: settingColumn(key) })),
+  ...SETTING_KEYS.map((key) => ({ key, column: settingColumn(key) }) as { [K in SettingKey]: { key: K; column: string } }[SettingKey]),
   { key: "createdAt", column: "created_at", timestamp: true },
   { key: "updatedAt", column: "updated_at", timestamp: true },
 ] as const satisfies readonly WireField[];
