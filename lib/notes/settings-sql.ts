@@ -10,6 +10,9 @@ const column = (key: (typeof SETTING_KEYS)[number], alias?: string) => (alias ? 
 /** `, pinned` (`, g.pinned` with an alias): the settings' columns. */
 export const settingColumnsSql = (alias?: string) => Prisma.raw(SETTING_KEYS.map((key) => `, ${column(key, alias)}`).join(""));
 
+/** `, t.pinned AS "pinned"`: the settings' columns read under their keys (`read_only AS "readOnly"`). */
+export const settingsByKeySql = (alias: string) => Prisma.raw(SETTING_KEYS.map((key) => `, ${column(key, alias)} AS "${key}"`).join(""));
+
 /** `, pinned = EXCLUDED.pinned`: an upsert taking every setting from the row it inserts. */
 export const settingsFromExcludedSql = () => Prisma.raw(SETTING_KEYS.map((key) => `, ${column(key)} = EXCLUDED.${column(key)}`).join(""));
 

@@ -5,7 +5,7 @@ import { writeTransaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
 import { insertNote, type VersionedNote } from "@/lib/notes/mutations";
 import { settingsOf, type NoteSettings } from "@/lib/notes/settings";
-import { settingColumnsSql } from "@/lib/notes/settings-sql";
+import { settingsByKeySql } from "@/lib/notes/settings-sql";
 import { purgeExpiredTrash } from "@/lib/notes/trash-move";
 import { expiryCutoff, type TrashClock } from "@/lib/notes/trash-retention";
 
@@ -40,7 +40,7 @@ export async function restoreTrashedNote(db: Db, { id, userId, ...clock }: Trash
       async (tx) => {
         // Under the account's write lock: of two restores at once, the second no longer finds it.
         const [row] = await queryRows<TrashedRow>(tx, Prisma.sql`
-          SELECT t.title, t.content, t.content_text, t.content_markdown, t.tag_ids::text[] AS tag_ids, t.version, t.created_at, t.updated_at${settingColumnsSql("t")},
+          SELECT t.title, t.content, t.content_text, t.content_markdown, t.tag_ids::text[] AS tag_ids, t.version, t.created_at, t.updated_at${settingsByKeySql("t")},
             EXISTS (SELECT 1 FROM notes n WHERE n.id = t.id) AS note_exists
           FROM trashed_notes t WHERE ${ownedRow(id, userId, "t")} AND t.deleted_at >= ${expiryCutoff(clock)}`);
         if (!row) throw notInTrash();
