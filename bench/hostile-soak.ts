@@ -49,7 +49,7 @@ const EMAIL = "soak@example.com";
 const log = (line: string) => process.stdout.write(`[soak] ${line}\n`);
 
 type Window = { reads: number[]; readFailures: number; markdownReads: number[]; statuses: Record<string, number>; hostileStatuses: Record<string, number> };
-type IntervalReport = { atSec: number; reads: LatencySummary; markdownReads: LatencySummary; statuses: Record<string, number>; hostileStatuses: Record<string, number>; rssMb: number };
+type IntervalReport = { atSec: number; reads: LatencySummary; markdownReads: LatencySummary; statuses: Record<string, number>; hostileStatuses: Record<string, number>; rssMb: number; appMb: number };
 
 const emptyWindow = (): Window => ({ reads: [], readFailures: 0, markdownReads: [], statuses: {}, hostileStatuses: {} });
 const count = (into: Record<string, number>, key: number) => (into[key] = (into[key] ?? 0) + 1);
@@ -122,14 +122,16 @@ async function main(): Promise<number> {
       markdownReads: summarizeLatencies(window.markdownReads, 0),
       statuses: window.statuses,
       hostileStatuses: window.hostileStatuses,
-      rssMb: Math.round((stack.appRssMb() + (embedded ? pssMb(embedded.pid) : 0)) * 10) / 10,
+      rssMb: 0,
+      appMb: Math.round(stack.appRssMb() * 10) / 10,
     };
+    report.rssMb = Math.round((report.appMb + (embedded ? pssMb(embedded.pid) : 0)) * 10) / 10;
     if (report.rssMb === 0) serverDied = true;
     intervals.push(report);
     window = emptyWindow();
     log(
       `${report.atSec}s: small-note read p50 ${report.reads.p50} ms p99 ${report.reads.p99} ms (${report.reads.requests} ok, ${report.reads.failures} failed); ` +
-        `Markdown read p99 ${report.markdownReads.p99} ms; writes ${JSON.stringify(report.statuses)}; hostile ${JSON.stringify(report.hostileStatuses)}; RSS ${report.rssMb} MB`,
+        `Markdown read p99 ${report.markdownReads.p99} ms; writes ${JSON.stringify(report.statuses)}; hostile ${JSON.stringify(report.hostileStatuses)}; RSS ${report.rssMb} MB${embedded ? ` (the app ${report.appMb} MB, the database server the rest)` : ""}`,
     );
   }, intervalSec * 1000);
 
