@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { draftMatches, type NoteDraft } from "@/lib/notes/editor-session";
+import { INITIAL_SETTINGS } from "@/lib/notes/settings";
 
 const tag = (id: string, name: string) => ({ id, name, createdAt: "2026-01-01T00:00:00.000Z" }) as never;
 
@@ -10,6 +11,7 @@ describe("draftMatches", () => {
     // As PostgreSQL's jsonb returns it: keys in its own order, unset widths as null.
     content: [{ type: "table", props: { textColor: "default" }, content: { type: "tableContent", rows: [], columnWidths: [null, null] }, children: [], id: "b1" }],
     tags: [tag("t2", "b"), tag("t1", "a")],
+    ...INITIAL_SETTINGS,
     pinned: true,
   };
   const draft = (fields: Partial<NoteDraft>): NoteDraft => ({ noteId: "n", baseVersion: 3, savedAt: "2026-01-01T00:00:00.000Z", ...fields });

@@ -13,6 +13,7 @@ import {
   type NoteDraft,
 } from "@/lib/notes/editor-session";
 import type { EditorNote } from "@/lib/notes/editor-types";
+import { INITIAL_SETTINGS } from "@/lib/notes/settings";
 
 // The path of a person's typing through the browser's draft and the server,
 // as the open note's session (lib/notes/editor-session.ts) drives it: the
@@ -74,7 +75,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 const NOW = "2026-11-28T10:00:00.000Z";
 
 function serverNote(world: World): EditorNote {
-  return { id: "n", title: "Lisbon", content: world.server.content, contentText: words(world.server.content).join("\n"), tags: [], pinned: false, version: world.server.version, updatedAt: NOW };
+  return { id: "n", title: "Lisbon", content: world.server.content, contentText: words(world.server.content).join("\n"), tags: [], ...INITIAL_SETTINGS, version: world.server.version, updatedAt: NOW };
 }
 
 /** What the page keeps in the browser now (its detach, pagehide, a refused save): the fields unsaved or on their way. */
@@ -197,11 +198,11 @@ describe("the draft path: opening, mounting twice, saving, closing and crashing"
     expect(words(world.storage?.content)).toEqual(["start", "typed"]);
     world = apply(world, { kind: "editor_ready" });
     expect(world.page?.editor).toEqual(draft.content);
-    expect(draftMatches(world.storage!, { title: "Lisbon", content: draft.content, tags: [], pinned: false })).toBe(true);
+    expect(draftMatches(world.storage!, { title: "Lisbon", content: draft.content, tags: [], ...INITIAL_SETTINGS })).toBe(true);
   });
 
   it("the body before the editor exists is the one it will open with, never an empty one", () => {
-    const state = initialEditorSession({ id: "n", title: "T", content: [], contentText: "plain\ntext", tags: [], pinned: false, version: 3, updatedAt: NOW });
+    const state = initialEditorSession({ id: "n", title: "T", content: [], contentText: "plain\ntext", tags: [], ...INITIAL_SETTINGS, version: 3, updatedAt: NOW });
     expect(visibleBody(state, null)).toEqual([block("plain"), block("text")]);
     const ready = editorSessionReducer(state, { type: "editor_ready" });
     expect(() => visibleBody(ready, null)).toThrow(/editor/);

@@ -12,6 +12,7 @@ import {
   type NoteField,
 } from "@/lib/notes/editor-session";
 import type { EditorNote } from "@/lib/notes/editor-types";
+import { INITIAL_SETTINGS } from "@/lib/notes/settings";
 
 const note = (version: number, over: Partial<EditorNote> = {}): EditorNote =>
   ({
@@ -20,7 +21,7 @@ const note = (version: number, over: Partial<EditorNote> = {}): EditorNote =>
     content: [],
     contentText: "",
     tags: [],
-    pinned: false,
+    ...INITIAL_SETTINGS,
     version,
     createdAt: "2026-11-26T10:00:00.000Z",
     updatedAt: `2026-11-26T10:00:0${version % 10}.000Z`,
@@ -401,7 +402,7 @@ function apply(world: World, step: Step): World {
   }
 }
 
-const zero = { title: 0, content: 0, tags: 0, pinned: 0 };
+const zero = Object.fromEntries(NOTE_FIELDS.map((field) => [field, 0])) as Record<NoteField, number>;
 
 describe("any sequence of edits, saves, answers and writes made elsewhere", () => {
   it("never loses typed text: it is on the server or still pending", () => {

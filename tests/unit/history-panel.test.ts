@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { historyPanelReducer, initialHistoryPanel, type HistoryPanelEvent, type HistoryPanelState } from "@/lib/revisions/history-panel";
 import type { TRevision, TRevisionSummary } from "@/lib/revisions/schemas";
+import { INITIAL_SETTINGS } from "@/lib/notes/settings";
 
 const summary = (version: number, restoredFrom?: number): TRevisionSummary => ({
   id: `r${version}`,
@@ -11,7 +12,7 @@ const summary = (version: number, restoredFrom?: number): TRevisionSummary => ({
   ...(restoredFrom === undefined ? {} : { restoredFrom }),
   title: "T",
   tags: [],
-  pinned: false,
+  ...INITIAL_SETTINGS,
   createdAt: "2026-11-26T10:00:00.000Z",
   updatedAt: "2026-11-26T10:00:00.000Z",
 });

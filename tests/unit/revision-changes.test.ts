@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describeRevisionChange, formattingDiffers, noteChanges, revisionChange } from "@/lib/revisions/diff";
+import { INITIAL_SETTINGS } from "@/lib/notes/settings";
 
 const doc = (...texts: string[]) => texts.map((text, i) => ({ id: `b${i}`, type: "paragraph", props: {}, content: [{ type: "text", text, styles: {} }], children: [] }));
 
@@ -45,6 +46,7 @@ const state = (content: unknown[], more: { title?: string; tagIds?: string[]; pi
   content,
   contentText: "",
   tagIds: more.tagIds ?? [],
+  ...INITIAL_SETTINGS,
   pinned: more.pinned ?? false,
 });
 
@@ -94,7 +96,7 @@ describe("revisionChange and describeRevisionChange", () => {
   });
 
   it("reads a note written as text only by its text", () => {
-    const text = (contentText: string) => ({ title: "T", content: [], contentText, tagIds: [], pinned: null });
+    const text = (contentText: string) => ({ title: "T", content: [], contentText, tagIds: [], ...INITIAL_SETTINGS, pinned: null });
     expect(describeRevisionChange(revisionChange(text("a\nb"), text("a\nb\nc")))).toBe("1 line added");
   });
 });
