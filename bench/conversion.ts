@@ -61,6 +61,7 @@ export async function measureConversions(options: { quick: boolean; log: (line: 
   const cases: { name: string; direction: ConversionJob["direction"]; markdown: string; baselineRepeat: number; capMs: number }[] = [
     { name: "Markdown → blocks, 100 KB note", direction: "toBlocks", markdown: note, baselineRepeat: quick ? 1 : 3, capMs: 120_000 },
     { name: "blocks → Markdown, 100 KB note", direction: "toMarkdown", markdown: note, baselineRepeat: quick ? 1 : 3, capMs: 120_000 },
+    { name: "blocks → Markdown after one block changed, 100 KB note", direction: "toMarkdownEdited", markdown: note, baselineRepeat: 1, capMs: 120_000 },
     { name: "its Markdown written back over it (PATCH), 100 KB note", direction: "writeBack", markdown: note, baselineRepeat: 1, capMs: 120_000 },
     { name: "Markdown → blocks, 10 KB note", direction: "toBlocks", markdown: small, baselineRepeat: quick ? 1 : 3, capMs: 60_000 },
     { name: "Markdown → blocks, 100 KB table", direction: "toBlocks", markdown: table, baselineRepeat: 1, capMs: quick ? 20_000 : 60_000 },
@@ -74,7 +75,7 @@ export async function measureConversions(options: { quick: boolean; log: (line: 
     const baseline = await runJob({ converter: "baseline", direction: item.direction, markdown: item.markdown, repeat: item.baselineRepeat }, item.capMs);
     rows.push({ name: item.name, today, baseline, capMs: item.capMs });
   }
-  const [big, , , tiny] = rows;
+  const [big, , , , tiny] = rows;
   const growth = big?.today && tiny?.today && tiny.today.cpuMs > 0 ? big.today.cpuMs / tiny.today.cpuMs : null;
   return { rows, growth };
 }

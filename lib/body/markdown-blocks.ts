@@ -24,7 +24,8 @@ import type * as M from "mdast";
 import { gfmStrikethroughToMarkdown } from "mdast-util-gfm-strikethrough";
 import { gfmTableToMarkdown } from "mdast-util-gfm-table";
 import { gfmTaskListItemToMarkdown } from "mdast-util-gfm-task-list-item";
-import { toMarkdown, type Options as ToMarkdownOptions } from "mdast-util-to-markdown";
+import { LRUCache } from "lru-cache";
+import { toMarkdown, type Handle, type Options as ToMarkdownOptions } from "mdast-util-to-markdown";
 import { partialBlockProblem, storedBlockProblem } from "./block-shape";
 import { MarkdownNestingError, readMarkdownTree } from "./markdown-read";
 import { noteSchema } from "./schema";
@@ -125,15 +126,101 @@ function writeMarkdown(flow: Flow[]): string {
   return toMarkdown({ type: "root", children: flow }, writeOptions).replace(/\n+$/, "");
 }
 
-/** The whole body as Markdown (no trailing newline); never throws on any JSON. */
-export function blocksToMarkdown(content: unknown): string {
+/**
+ * Markdown already written for runs of top-level blocks (runsOf), by the run's
+ * JSON: a note written again with most of its blocks as they were (a targeted
+ * edit, a PATCH of one block) writes only the runs that changed. A run's
+ * Markdown depends on nothing but its JSON, block ids included, so a run is
+ * only ever found again by content its caller holds. Bounded by the
+ * characters it keeps, the least recently used going first.
+ */
+export type MarkdownMemo = LRUCache<string, string>;
+
+export function markdownMemo(maxChars: number): MarkdownMemo {
+  return new LRUCache<string, string>({ maxSize: maxChars, sizeCalculation: (markdown, json) => Math.max(1, json.length + markdown.length) });
+}
+
+/**
+ * The whole body as Markdown (no trailing newline); never throws on any JSON.
+ * Written in runs of top-level blocks (runsOf), each run's Markdown taken
+ * from the memo when it has it: the same text as the body written in one
+ * piece (wholeMarkdown; tests/unit/markdown-runs.test.ts).
+ */
+export function blocksToMarkdown(content: unknown, memo?: MarkdownMemo): string {
   const blocks = Array.isArray(content) ? content : [content];
+  if (blocks.length === 0) return "";
   validStored = new WeakSet();
   try {
-    return writeMarkdown(blocksToFlow(blocks));
+    const runs = runsOf(blocks).map((run): Run => {
+      const key = memo ? JSON.stringify(run) : "";
+      const markdown = memo?.get(key);
+      return markdown === undefined ? { type: RUN, key, children: blocksToFlow(run) } : { type: RUN, key, children: [], markdown };
+    });
+    return toMarkdown({ type: "root", children: runs as unknown as Flow[] }, { ...writeOptions, handlers: { [RUN]: writeRun(memo) } as ToMarkdownOptions["handlers"] }).replace(/\n+$/, "");
   } finally {
     validStored = undefined;
   }
+}
+
+/** The body written in one piece: what blocksToMarkdown's runs must add up to. */
+export function wholeMarkdown(content: unknown): string {
+  validStored = new WeakSet();
+  try {
+    return writeMarkdown(blocksToFlow(Array.isArray(content) ? content : [content]));
+  } finally {
+    validStored = undefined;
+  }
+}
+
+/**
+ * Top-level blocks in runs whose Markdown does not depend on the runs beside
+ * them. Markdown's writer joins top-level blocks with one blank line, and
+ * carries one thing from one to the next: the bullet of a list just written,
+ * which the next list changes when it is the same (two lists one after the
+ * other, or a list first in a quote after a list). So list items stay in one
+ * run with the list items and quotes that follow them; every other block is a
+ * run of its own.
+ */
+function runsOf(blocks: readonly unknown[]): unknown[][] {
+  const runs: unknown[][] = [];
+  let previous: unknown;
+  for (const block of blocks) {
+    const run = runs.at(-1);
+    if (run && isListType(previous) && (isListType(block) || typeOf(block) === "quote")) run.push(block);
+    else runs.push([block]);
+    previous = block;
+  }
+  return runs;
+}
+
+const LIST_TYPES = new Set(["bulletListItem", "numberedListItem", "checkListItem", "toggleListItem"]);
+
+function typeOf(block: unknown): unknown {
+  return typeof block === "object" && block !== null ? (block as { type?: unknown }).type : undefined;
+}
+
+function isListType(block: unknown): boolean {
+  const type = typeOf(block);
+  return typeof type === "string" && LIST_TYPES.has(type);
+}
+
+/**
+ * A run in the document handed to Markdown's writer: its blocks' nodes, or
+ * its Markdown from the memo. The writer joins runs as it joins any top-level
+ * nodes, by one blank line, and forgets a list's bullet after each run, as
+ * after any node that is not a list.
+ */
+const RUN = "notesRun";
+type Run = { type: typeof RUN; key: string; children: Flow[]; markdown?: string };
+
+function writeRun(memo: MarkdownMemo | undefined): Handle {
+  return (node, _parent, state, info) => {
+    const run = node as unknown as Run;
+    if (run.markdown !== undefined) return run.markdown;
+    const markdown = state.containerFlow(run as unknown as M.Root, info);
+    memo?.set(run.key, markdown);
+    return markdown;
+  };
 }
 
 /**
