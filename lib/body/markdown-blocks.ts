@@ -271,6 +271,8 @@ function expressible(block: unknown): Block | null {
   else if (partialBlockProblem(block, "block") === null) b = completeBlock(block as PartialBlock);
   else return null;
   if (b.type === "video" || b.type === "audio" || b.type === "file") return null;
+  // A stored table may give a cell as its inline content alone (BlockNote's shorthand): read as the cell it stands for.
+  if (b.type === "table" && !completed.has(b) && shorthandCells(b.content as TableContent)) b = completeBlock(b as PartialBlock);
   if (b.type === "table" && !fitsGfmTable(b.content as TableContent)) return null;
   // A paragraph of one image and nothing else reads as an image block.
   if (b.type === "paragraph" && onlyImage(b.content as Inline[])) return null;
@@ -293,6 +295,10 @@ function fitsGfmTable(table: TableContent): boolean {
       row.cells.length === width &&
       row.cells.every((cell) => Number(cell.props.colspan ?? 1) === 1 && Number(cell.props.rowspan ?? 1) === 1 && !cell.content.some(codeWithEscapedPipe)),
   );
+}
+
+function shorthandCells(table: TableContent): boolean {
+  return table.rows.some((row) => row.cells.some((cell) => Array.isArray(cell)));
 }
 
 function onlyImage(content: readonly Inline[]): boolean {

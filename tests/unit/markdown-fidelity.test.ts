@@ -129,6 +129,11 @@ describe("notes the properties once failed on", () => {
     // Code in a table cell: a pipe after one backslash (no Markdown for it in a cell), after two.
     ["a table cell with code of a backslash then a pipe, in a link", [table([{ type: "link", href: "https://example.com", content: [{ type: "text", text: "\\|", styles: { code: true } }] }])]],
     ["a table cell with code of two backslashes then a pipe", [table([{ type: "text", text: "a\\\\|b", styles: { code: true } }])]],
+    // A table stored with cells given as their inline content alone (BlockNote's shorthand, which a targeted edit may store).
+    [
+      "a stored table whose cells are their inline content alone",
+      [{ id: "found-shorthand", type: "table", props: { textColor: "default" }, content: { type: "tableContent", columnWidths: [null, 120], rows: [{ cells: [[], [{ type: "text", text: "b", styles: {} }]] as never }] }, children: [] }],
+    ],
   ];
 
   it.each(notes)("%s: its Markdown holds every block's text and written back leaves the blocks as they were", (_name, blocks) => {
