@@ -3,11 +3,9 @@
  * text and Markdown, converted once per write by lib/body before the write's
  * transaction opens) and its Markdown read back.
  */
-import { after } from "next/server";
 import type { Db } from "@/lib/db/client";
 import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError, noteMarkdown, withoutTitleLine } from "@/lib/body/markdown";
 import { AppError, fieldDetails, noteNotFound } from "@/lib/errors";
-import { log } from "@/lib/log";
 import { NOTE_TAGS_INCLUDE } from "@/lib/notes/serialize";
 import { SETTINGS_SELECT, settingsOf, type NoteSettings } from "@/lib/notes/settings";
 import { serializeTag } from "@/lib/tags/serialize";
@@ -84,7 +82,7 @@ export type NoteMarkdown = {
 /**
  * A note as Markdown: a read of the Markdown stored at write time. A note
  * whose Markdown is not stored (written before Markdown was stored, or by a
- * targeted edit whose render after the response has not finished) is
+ * targeted edit applied again to a note written meanwhile) is
  * rendered once, in the conversion pool under the same budget as a write,
  * and the result stored, so reads do not repeat the work and a GET never
  * triggers unbounded work. A body that is not BlockNote JSON (stored as null)
@@ -138,25 +136,4 @@ function renderStoredMarkdown(db: Db, { id, userId, version }: { id: string; use
   })().finally(() => rendering.delete(key));
   rendering.set(key, task);
   return task;
-}
-
-/**
- * Renders and stores the note's Markdown once the response has been sent
- * (Next's `after`), for writes that leave it to be rendered (targeted edits):
- * the write answers without waiting for a whole-note render, and the next
- * Markdown read finds it stored, or joins the render under way. Outside a
- * request (scripts, a host that stops work at the response), the first
- * Markdown read renders it instead.
- */
-export function renderMarkdownAfterResponse(db: Db, note: { id: string; userId: string; version: number }): void {
-  const task = () =>
-    renderStoredMarkdown(db, note).then(
-      () => undefined,
-      (err: unknown) => log.error("notes.markdown_render_failed", { noteId: note.id, version: note.version, cause: err instanceof Error ? err.message : String(err) }),
-    );
-  try {
-    after(task);
-  } catch {
-    // Not in a request: nothing to schedule; the first Markdown read renders it.
-  }
 }

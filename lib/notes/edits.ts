@@ -3,7 +3,7 @@ import { ownedRow } from "@/lib/db/owner";
 import { writeTransaction } from "@/lib/db/transaction";
 import { contentLimitViolation } from "@/lib/body/content-limits";
 import { contentToText } from "@/lib/body/content-text";
-import { convertMarkdownBody, MarkdownConversionError } from "@/lib/body/markdown";
+import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError } from "@/lib/body/markdown";
 import { AppError, fieldDetails } from "@/lib/errors";
 import {
   assertBlockChange,
@@ -20,7 +20,6 @@ import {
   withFreshIds,
   type Block,
 } from "@/lib/notes/blocks";
-import { renderMarkdownAfterResponse } from "@/lib/notes/body";
 import type { RevisionAuthor } from "@/lib/db/author";
 import { declareKnownChange, keptBlocks, keptText } from "@/lib/notes/known-change";
 import { type ResolvedBody } from "@/lib/notes/body";
@@ -81,35 +80,34 @@ function assertOperationBlocks(op: TEditOperation): void {
  * at that version.
  * Blocks the operations do not touch are written back exactly as stored.
  *
- * Markdown in the operations is converted in the conversion pool before the
- * transaction opens. The transaction locks the note's row and applies the
- * operations again only if a write came in since. The whole note's Markdown
- * is not rendered before answering (it costs more than the rest of a
- * one-block edit of a long note): it is rendered after the response, or by
- * the first Markdown read that comes before that render ends.
+ * Markdown in the operations is converted, and the edited note's Markdown
+ * rendered, in the conversion pool before the transaction opens (the worker
+ * writes the Markdown of the blocks that changed only: lib/body/markdown-blocks.ts).
+ * The transaction locks the note's row and applies the operations again only
+ * if a write came in since; that note's Markdown is then rendered by its first
+ * Markdown read.
  */
 export async function editNote(db: Db, { id, userId, operations, ifVersion, author }: EditNoteOptions): Promise<VersionedNote> {
   const prepared = await prepareOperations(operations);
   const before = await readState(db, { id, userId });
   // A stale ifVersion or a missing note fails in the transaction, without converting anything.
   const early = before && (ifVersion === undefined || before.version === ifVersion) ? applyOperations(before, prepared) : undefined;
-  let contentChanged = false;
-  const written = await writeTransaction(
+  const earlyMarkdown = early?.content !== undefined ? await contentToMarkdown(early.content) : undefined;
+  return writeTransaction(
     db,
     async (tx) => {
       const version = await lockNoteAtVersion(tx, { id, userId, ifVersion });
       // Unless written since it was read: then apply to the note as it is now, under the lock.
       const current = before && early && version === before.version ? before : (await readState(tx, { id, userId }))!;
       const change = current === before && early ? early : applyOperations(current, prepared);
-      // New content's Markdown is rendered after the response, not before the write.
-      contentChanged = change.content !== undefined;
       // The blocks and text the operations left alone, for the revision this write records.
       const kept = Array.isArray(change.content) && Array.isArray(current.content) ? keptBlocks(current.content, change.content) : undefined;
       if (kept && !kept.same) {
         const text = keptText(current.contentText, change.contentText!);
         await declareKnownChange(tx, { noteId: id, version, keepHead: kept.head, keepTail: kept.tail, textKeepHead: text.head, textKeepTail: text.tail });
       }
-      const derivedMarkdown = contentChanged ? null : undefined;
+      // New content's Markdown: rendered before the transaction, or, applied again to a newer note, by its first Markdown read.
+      const derivedMarkdown = change.content === undefined ? undefined : change === early ? earlyMarkdown : null;
       // Blocks that changed are a new version: no need to compare the whole note with what is stored first.
       const changed = kept !== undefined && !kept.same;
       return writeNoteUpdate(tx, {
@@ -125,8 +123,6 @@ export async function editNote(db: Db, { id, userId, operations, ifVersion, auth
     // The account's write lock first: the change is numbered in its feed under it.
     { lockUserId: userId, author },
   );
-  if (contentChanged) renderMarkdownAfterResponse(db, { id, userId, version: written.version });
-  return written;
 }
 
 async function readState(db: DbClient, { id, userId }: { id: string; userId: string }) {
