@@ -1,7 +1,6 @@
 // A one-block targeted edit of a long note against a full-content PATCH of
 // the same note making the same change, rounds interleaved in one run, and
-// the first Markdown read after each (a targeted edit leaves the note's
-// Markdown to be rendered when it is first read).
+// the first Markdown read after each.
 import { paragraphBlock as paragraph } from "./generate";
 import { percentile } from "./measure";
 import { LIVE_CHECK_MS } from "@/lib/notes/editor-types";
@@ -125,6 +124,6 @@ export function renderEdits(result: EditsResult): string[] {
   return [
     `Targeted edits: a one-block change of a ${result.noteBlocks.toLocaleString("en")}-block note, ${result.writes} times each way, interleaved: a targeted edit (\`POST /api/notes/:id/edits\`, \`update_block\`) took ${ms(result.editP50)} at p50 against ${ms(result.patchP50)} for a full-content PATCH, **${result.editRatio.toFixed(2)}×** (target ≤ 0.3× ${result.editRatio <= 0.3 ? "✓" : "✗"}).`,
     `An open editor tab while nobody writes: ${result.live.checksPerMinute} checks a minute (one every ${result.live.intervalMs / 1000} s, only while the tab is visible), each a conditional \`GET\` answered 304 with ${result.live.notModifiedBytes} bytes of headers (about ${((result.live.checksPerMinute * result.live.notModifiedBytes) / 1024).toFixed(1)} KiB a minute from the server); a check took ${ms(result.live.checkP50)} at p50 against ${ms(result.live.readP50)} for reading the ${result.noteBlocks.toLocaleString("en")}-block note, ${result.live.checkRatio.toFixed(2)}×.`,
-    `With the Markdown read that follows each (\`?format=markdown\`; an edit's Markdown is rendered on that first read): ${ms(result.editReadP50)} against ${ms(result.patchReadP50)}, ${result.editReadRatio.toFixed(2)}×.`,
+    `With the Markdown read that follows each (\`?format=markdown\`): ${ms(result.editReadP50)} against ${ms(result.patchReadP50)}, ${result.editReadRatio.toFixed(2)}×.`,
   ];
 }

@@ -1,3 +1,4 @@
+import { Worker } from "node:worker_threads";
 import { percentile } from "./measure";
 import { realisticMarkdown } from "./markdown-notes";
 
@@ -35,22 +36,42 @@ export function summarizeLatencies(latencies: number[], failures: number): Laten
   return { requests: sorted.length, p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), failures };
 }
 
-/** Sequential GETs of one note until `until()`: one client, no queueing of its own. */
-async function readLoop(url: string, token: string, until: () => boolean): Promise<{ latencies: number[]; failures: number }> {
-  const latencies: number[] = [];
-  let failures = 0;
-  while (!until()) {
-    const t0 = performance.now();
-    try {
-      const res = await fetch(url, { headers: { "x-session-token": token } });
-      await res.arrayBuffer();
-      if (res.ok) latencies.push(performance.now() - t0);
-      else failures += 1;
-    } catch {
-      failures += 1;
-    }
-  }
-  return { latencies, failures };
+/**
+ * Sequential GETs of one note for `ms`: one client, no queueing of its own, in
+ * a worker thread of its own, so the writers' work in this process (making
+ * their notes, reading the notes they get back) and the memory sampler never
+ * hold up its clock: a neighbour reads from a client of its own.
+ */
+function readLoop(url: string, token: string, ms: number): Promise<{ latencies: number[]; failures: number }> {
+  const code = `
+    const { parentPort, workerData } = require("node:worker_threads");
+    (async () => {
+      const { url, token, ms } = workerData;
+      const latencies = [];
+      let failures = 0;
+      const deadline = performance.now() + ms;
+      while (performance.now() < deadline) {
+        const t0 = performance.now();
+        try {
+          const res = await fetch(url, { headers: { "x-session-token": token } });
+          await res.arrayBuffer();
+          if (res.ok) latencies.push(performance.now() - t0);
+          else failures += 1;
+        } catch {
+          failures += 1;
+        }
+      }
+      parentPort.postMessage({ latencies, failures });
+    })();
+  `;
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(code, { eval: true, workerData: { url, token, ms } });
+    worker.once("message", (result: { latencies: number[]; failures: number }) => {
+      resolve(result);
+      void worker.terminate();
+    });
+    worker.once("error", reject);
+  });
 }
 
 /** One client posting 100 KB realistic Markdown notes back to back; each is deleted after, so the data stays the same size. */
@@ -58,11 +79,12 @@ async function writeLoop(
   appUrl: string,
   token: () => string,
   seed: number,
+  notes: readonly string[],
   until: () => boolean,
   record: (status: number, ms: number) => void,
 ): Promise<void> {
   for (let i = 0; !until(); i += 1) {
-    const body = JSON.stringify({ title: `Long meeting notes ${seed}-${i}`, contentMarkdown: realisticMarkdown(seed * 1000 + i) });
+    const body = JSON.stringify({ title: `Long meeting notes ${seed}-${i}`, contentMarkdown: notes[i % notes.length] });
     const t0 = performance.now();
     let status = 0;
     try {
@@ -89,13 +111,14 @@ export async function measureHostileNeighbour(options: HostileOptions): Promise<
   const readUrl = `${options.appUrl}/api/notes/${note.id}`;
   const ms = options.durationSec * 1000;
 
-  // Warm the read path and the conversion workers.
-  let deadline = performance.now() + 500;
-  await readLoop(readUrl, token, () => performance.now() > deadline);
-  await writeLoop(options.appUrl, () => token, 1, () => true, () => {});
+  // Each writer's notes, made before they are needed (a writer reuses them if it gets through them all).
+  const notes = Array.from({ length: options.writers }, (_, w) => Array.from({ length: 32 }, (_, i) => realisticMarkdown((100 + w) * 1000 + i)));
 
-  deadline = performance.now() + ms;
-  const idleRun = await readLoop(readUrl, token, () => performance.now() > deadline);
+  // Warm the read path and the conversion workers.
+  await readLoop(readUrl, token, 500);
+  await writeLoop(options.appUrl, () => token, 1, notes[0]!, () => true, () => {});
+
+  const idleRun = await readLoop(readUrl, token, ms);
   const idle = summarizeLatencies(idleRun.latencies, idleRun.failures);
 
   const beforeMb = options.rssMb();
@@ -103,12 +126,12 @@ export async function measureHostileNeighbour(options: HostileOptions): Promise<
   const sampler = setInterval(() => (peakMb = Math.max(peakMb, options.rssMb())), 250);
   const writeLatencies: number[] = [];
   const statuses: Record<string, number> = {};
-  deadline = performance.now() + ms;
+  const deadline = performance.now() + ms;
   const done = () => performance.now() > deadline;
   const [loadedRun] = await Promise.all([
-    readLoop(readUrl, token, done),
+    readLoop(readUrl, token, ms),
     ...Array.from({ length: options.writers }, (_, w) =>
-      writeLoop(options.appUrl, () => token, 100 + w, done, (status, latency) => {
+      writeLoop(options.appUrl, () => token, 100 + w, notes[w]!, done, (status, latency) => {
         statuses[status] = (statuses[status] ?? 0) + 1;
         writeLatencies.push(latency);
       }),
