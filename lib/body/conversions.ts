@@ -37,10 +37,10 @@ export function warmConverter(): void {
 /**
  * This worker's Markdown of the top-level blocks it has written lately: a note
  * written again with one block changed (a targeted edit's render, a PATCH of
- * one block) writes the Markdown of that block only. 4 million characters: a
- * 1,000-block note holds about 400,000 (its JSON and its Markdown).
+ * one block) writes the Markdown of that block only. 2 million characters,
+ * about 3 MB of heap: the Markdown of some twenty 100 KB notes.
  */
-const memo = markdownMemo(4_000_000);
+const memo = markdownMemo(2_000_000);
 
 export async function runConversion(task: ConversionTask): Promise<ConversionResult> {
   if (task.kind === "markdown") {

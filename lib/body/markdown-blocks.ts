@@ -20,6 +20,7 @@
  * Pure and synchronous; run in the conversion worker (conversions.ts).
  * Relative imports only: the worker loads this file outside Next's bundle.
  */
+import { createHash } from "node:crypto";
 import type * as M from "mdast";
 import { gfmStrikethroughToMarkdown } from "mdast-util-gfm-strikethrough";
 import { gfmTableToMarkdown } from "mdast-util-gfm-table";
@@ -127,17 +128,18 @@ function writeMarkdown(flow: Flow[]): string {
 }
 
 /**
- * Markdown already written for runs of top-level blocks (runsOf), by the run's
- * JSON: a note written again with most of its blocks as they were (a targeted
- * edit, a PATCH of one block) writes only the runs that changed. A run's
- * Markdown depends on nothing but its JSON, block ids included, so a run is
- * only ever found again by content its caller holds. Bounded by the
- * characters it keeps, the least recently used going first.
+ * Markdown already written for runs of top-level blocks (runsOf), by a
+ * SHA-256 digest of the run's JSON: a note written again with most of its
+ * blocks as they were (a targeted edit, a PATCH of one block) writes only the
+ * runs that changed. A run's Markdown depends on nothing but its JSON, block
+ * ids included, so a run is only ever found again by content its caller
+ * holds. Bounded by the characters it keeps, the least recently used going
+ * first.
  */
 export type MarkdownMemo = LRUCache<string, string>;
 
 export function markdownMemo(maxChars: number): MarkdownMemo {
-  return new LRUCache<string, string>({ maxSize: maxChars, sizeCalculation: (markdown, json) => Math.max(1, json.length + markdown.length) });
+  return new LRUCache<string, string>({ maxSize: maxChars, sizeCalculation: (markdown, digest) => digest.length + markdown.length });
 }
 
 /**
@@ -152,7 +154,7 @@ export function blocksToMarkdown(content: unknown, memo?: MarkdownMemo): string 
   validStored = new WeakSet();
   try {
     const runs = runsOf(blocks).map((run): Run => {
-      const key = memo ? JSON.stringify(run) : "";
+      const key = memo ? createHash("sha256").update(JSON.stringify(run)).digest("base64") : "";
       const markdown = memo?.get(key);
       return markdown === undefined ? { type: RUN, key, children: blocksToFlow(run) } : { type: RUN, key, children: [], markdown };
     });
