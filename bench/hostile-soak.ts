@@ -1,4 +1,4 @@
-// npm run -s bench:soak -- [--db embedded|pglite|postgres] [--duration 60m] [--writers 4] [--interval 60s] [--skip-build] [--build-dir .next]
+// npm run -s bench:soak -- [--db embedded|pglite|postgres] [--duration 60m] [--writers 4] [--interval 60s] [--pool 10] [--skip-build] [--build-dir .next]
 // Runs the hostile mix against the production server for a long time: clients
 // post 100 KB Markdown notes (one in ten a pathological one) and delete them,
 // while others read a small note and notes as Markdown. Reports, per interval
@@ -28,6 +28,8 @@ const { values: args } = parseArgs({
     interval: { type: "string", default: "60s" },
     writers: { type: "string", default: "4" },
     readers: { type: "string", default: "2" },
+    // The app's database connections; the app's own default (DATABASE_POOL_MAX) unless given.
+    pool: { type: "string" },
     "skip-build": { type: "boolean", default: false },
     "build-dir": { type: "string", default: ".next-bench" },
     out: { type: "string", default: "bench/results" },
@@ -93,7 +95,7 @@ async function main(): Promise<number> {
   const embedded = args.db === "embedded" ? await startEmbeddedPostgres({ dir: path.join(workDir, "postgres"), database: "postgres", log }) : undefined;
   const database = args.db === "pglite" ? await pgliteDatabase(workDir) : await postgresDatabase(embedded?.url ?? args["admin-url"]);
   const user = database.user;
-  const stack = await startBenchStack({ databaseUrl: database.databaseUrl, workDir, emails: [EMAIL] });
+  const stack = await startBenchStack({ databaseUrl: database.databaseUrl, workDir, emails: [EMAIL], poolMax: args.pool === undefined ? null : Number(args.pool) });
   const startedAt = new Date();
   let token = await stack.mintToken(EMAIL);
   const headers = () => ({ "x-session-token": token, "content-type": "application/json" });
@@ -199,6 +201,8 @@ async function main(): Promise<number> {
   const summary = {
     startedAt: startedAt.toISOString(),
     database: args.db,
+    /** The app's database connections (null: the app's own default). */
+    poolMax: args.pool === undefined ? null : Number(args.pool),
     durationSec,
     machine: { cpus: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAverage: os.loadavg() },
     reads: summarizeLatencies(all.reads, all.readFailures),
@@ -221,7 +225,7 @@ async function main(): Promise<number> {
   process.stdout.write(
     [
       "",
-      `Soak of ${durationSec} s on ${{ postgres: "PostgreSQL", embedded: "the embedded PostgreSQL server (RSS: the app's plus the server's PSS)", pglite: "PGlite" }[args.db]} (${readers} small-note readers, 1 Markdown reader, ${writers} writers of 100 KB Markdown, one in ten pathological), on ${summary.machine.cpus} CPUs:`,
+      `Soak of ${durationSec} s on ${{ postgres: "PostgreSQL", embedded: "the embedded PostgreSQL server (RSS: the app's plus the server's PSS)", pglite: "PGlite" }[args.db]} (${readers} small-note readers, 1 Markdown reader, ${writers} writers of 100 KB Markdown, one in ten pathological), the app's database connections ${args.pool ?? "at its default"}, on ${summary.machine.cpus} CPUs:`,
       `- small-note reads: ${summary.reads.requests} ok, ${summary.reads.failures} reads failed (all readers); p50 ${summary.reads.p50} ms, p99 ${summary.reads.p99} ms`,
       `- Markdown reads: ${summary.markdownReads.requests}; p50 ${summary.markdownReads.p50} ms, p99 ${summary.markdownReads.p99} ms`,
       `- realistic writes by status: ${JSON.stringify(summary.writes)}; pathological writes by status: ${JSON.stringify(summary.hostileWrites)}`,

@@ -24,7 +24,16 @@ export type BenchStack = {
   stop(): Promise<void>;
 };
 
-export async function startBenchStack(options: { databaseUrl: string; workDir: string; emails: string[]; nodeArgs?: string[] }): Promise<BenchStack> {
+export type BenchStackOptions = {
+  databaseUrl: string;
+  workDir: string;
+  emails: string[];
+  nodeArgs?: string[];
+  /** The app's database connections: the benchmark's 10 clients' worth unless given; null for the app's own default. */
+  poolMax?: number | null;
+};
+
+export async function startBenchStack(options: BenchStackOptions): Promise<BenchStack> {
   const identityDir = path.join(options.workDir, "identity");
   const store = await IdentityStore.open(identityDir);
   const { partnerKey } = await addPartnerKey(store, { email: "bench-partner@example.com" });
@@ -47,7 +56,7 @@ export async function startBenchStack(options: { databaseUrl: string; workDir: s
       IDENTITY_API_URL: identityUrl,
       IDENTITY_PARTNER_KEY: partnerKey,
       LOG_LEVEL: "silent",
-      DATABASE_POOL_MAX: "10",
+      ...(options.poolMax === null ? {} : { DATABASE_POOL_MAX: String(options.poolMax ?? 10) }),
       // Load far beyond an agent's budget: the limit's upsert still runs on every request, it just never answers 429.
       API_RATE_LIMIT: "1000000000",
     }, { nodeArgs: [...SERVER_NODE_ARGS, ...(options.nodeArgs ?? [])] });
