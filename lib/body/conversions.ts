@@ -37,10 +37,11 @@ export function warmConverter(): void {
 /**
  * This worker's Markdown of the top-level blocks it has written lately: a note
  * written again with one block changed (a targeted edit's render, a PATCH of
- * one block) writes the Markdown of that block only. 2 million characters,
- * about 3 MB of heap: the Markdown of some twenty 100 KB notes.
+ * one block) writes the Markdown of that block only. Half a million
+ * characters, about 2 MB of heap: the runs of three 100 KB notes, enough for
+ * the notes being edited.
  */
-const memo = markdownMemo(2_000_000);
+const memo = markdownMemo(500_000);
 
 export async function runConversion(task: ConversionTask): Promise<ConversionResult> {
   if (task.kind === "markdown") {
