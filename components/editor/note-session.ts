@@ -89,6 +89,8 @@ export class NoteSession {
   /** One visit to the note in one tab: the history joins a person's saves into one version only within it (see note_revision_record). */
   private readonly sessionId = randomUuids(1)[0]!;
   private editor: NoteBlockEditor | null = null;
+  /** continueTyped put the caret in this editor's body: mounted again at once (React's development mode mounts twice), it takes the focus back. */
+  private typingIn: NoteBlockEditor | null = null;
   /** True while the page itself puts a body into the editor: that is not the person's change. */
   private loading = false;
   private queue: Promise<void> = Promise.resolve();
@@ -293,6 +295,9 @@ export class NoteSession {
   };
 
   editorReady = (editor: NoteBlockEditor) => {
+    // Its selection survives the remount; the focus went to the page when its view was taken down.
+    if (this.typingIn === editor && document.activeElement === document.body) editor.focus();
+    this.typingIn = null;
     this.editor = editor;
     this.dispatch({ type: "editor_ready" });
   };
@@ -457,6 +462,7 @@ export class NoteSession {
     const block = editor.document[lines.length - 1] ?? editor.document.at(-1);
     if (block) editor.setTextCursorPosition(block, lines.at(-1) === "" ? "start" : "end");
     editor.focus();
+    this.typingIn = editor;
   };
 
   /** The caret at the start of the body. */
