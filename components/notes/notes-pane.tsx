@@ -205,7 +205,8 @@ function PaneList({
       },
       (err: unknown) => {
         if (stale) return;
-        console.error("The notes beside the open note could not be listed:", err);
+        // Offline, the message below says all there is; otherwise the reason goes to the console too.
+        if (navigator.onLine) console.error("The notes beside the open note could not be listed:", err);
         setLoaded({ ok: false, message: "Your notes could not be listed: check your connection." });
         setPending(false);
       },
