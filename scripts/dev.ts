@@ -7,12 +7,11 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { PortInUseError, startIdentityServer, type IdentityServer } from "@/identity/server";
 import { IdentityStore } from "@/identity/store";
-import { HEALTH_PATH } from "@/lib/http/paths";
+import { AUTH_BASE_PATH, HEALTH_PATH, NOTES_PATH } from "@/lib/http/paths";
 import { migrateDatabaseTarget } from "@/lib/db/migrate";
 import { describeFailure } from "@/lib/db/describe-failure";
 import { openDatabase, type OpenDatabase } from "./lib/database";
 import { formatBanner } from "./lib/dev-banner";
-import { WARM_UP_ROUTES } from "./lib/dev-warm-up";
 import { DevConfigError, readDevConfig, type DevConfig } from "./lib/dev-env";
 import { DEMO_EMAIL, DEMO_PASSWORD, ensureAgentKey, ensureNotesAccount, ensurePartnerKey, recordDevAdmin } from "./lib/dev-provision";
 import { exited, hasExited, isPortFree, prefixLines, stopChild, stripControlSequences, waitForListening } from "./lib/processes";
@@ -80,6 +79,26 @@ async function main(stop: StopRequest): Promise<number> {
     await database?.stop();
   }
 }
+
+/**
+ * What `next dev` compiles before the banner, after the health check
+ * (the database's first use), side by side: the notes routes the banner's
+ * commands and an open note call, the pages a person opens first and the
+ * sign-in route (signed out, each page compiles before its redirect to sign-in),
+ * and Next's own error page (a path it cannot decode answers 400 with it; a
+ * browser that leaves mid-request gets it too, which compiled it after the banner).
+ */
+const WARM_UP_ROUTES = [
+  NOTES_PATH,
+  // A note's own route: the open note's page checks it for changes.
+  `${NOTES_PATH}/00000000-0000-4000-8000-000000000000`,
+  "/",
+  "/sign-in",
+  `${AUTH_BASE_PATH}/ok`,
+  "/notes",
+  "/notes/00000000-0000-4000-8000-000000000000",
+  "/notes/%E0%A4%A",
+];
 
 /**
  * `next dev` compiles a route on its first request (seconds here, a minute on

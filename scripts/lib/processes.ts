@@ -7,9 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import type { Readable } from "node:stream";
-import { API_INDEX_PATH, HEALTH_PATH } from "@/lib/http/paths";
+import { API_INDEX_PATH } from "@/lib/http/paths";
 import { processIds, procStatFields } from "@/lib/server/linux-proc";
-import { WARM_UP_ROUTES } from "./dev-warm-up";
 import { SERVER_ENV, serverEntryArgs } from "./server-options";
 
 // Child processes for the dev script, the benchmark and the tests alike: one
@@ -246,44 +245,28 @@ export type ServerProcess = {
  * own loopback URL) and BETTER_AUTH_SECRET (a fresh random one), unless `env`
  * says otherwise.
  */
-export async function startServerProcess(
-  env: Record<string, string | undefined>,
-  options: { nodeArgs?: string[]; dev?: boolean } = {},
-): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string | undefined>, options: { nodeArgs?: string[] } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  // `next dev` (what npm run dev runs, React's Strict Mode included) builds into a folder of its own, kept for the next run.
-  const devDir = options.dev ? ".next-browser-dev" : null;
-  const distDir = devDir ?? env.NEXT_DIST_DIR ?? process.env.NEXT_DIST_DIR ?? ".next";
-  const args = devDir
-    ? [path.join(ROOT, "node_modules/next/dist/bin/next"), "dev", "-p", String(port), "-H", "127.0.0.1"]
-    : [...(options.nodeArgs ?? []), ...serverEntryArgs(ROOT, distDir)];
-  const child = spawn(process.execPath, args, {
+  const distDir = env.NEXT_DIST_DIR ?? process.env.NEXT_DIST_DIR ?? ".next";
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...serverEntryArgs(ROOT, distDir)], {
     cwd: ROOT,
     env: {
       ...SERVER_ENV,
       ...process.env,
-      NODE_ENV: devDir ? "development" : "production",
+      NODE_ENV: "production",
       APP_URL: url,
       BETTER_AUTH_SECRET: randomBytes(32).toString("base64"),
       PORT: String(port),
       HOSTNAME: "127.0.0.1",
       ...env,
-      ...(devDir ? { NEXT_DIST_DIR: devDir } : {}),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output = collectOutput(child);
   const stop = () => stopChild(child);
   try {
-    // A dev server compiles what is asked on its first request: it is up once it answers at all (a 404 of nothing to compile).
-    await waitForHttp(devDir ? `${url}/_ready` : `${url}${API_INDEX_PATH}`, { child, output, timeoutMs: devDir ? 300_000 : 60_000 });
-    // Then, as npm run dev does, it compiles what a person meets first, side by side rather than page by page.
-    if (devDir) {
-      const compile = async (route: string) => void (await (await fetch(`${url}${route}`, { redirect: "manual", signal: AbortSignal.timeout(300_000) })).arrayBuffer());
-      await compile(HEALTH_PATH);
-      await Promise.all(WARM_UP_ROUTES.map(compile));
-    }
+    await waitForHttp(`${url}${API_INDEX_PATH}`, { child, output, timeoutMs: 60_000 });
   } catch (error) {
     await stop();
     throw error;

@@ -10,20 +10,17 @@ const TYPED = ["Day one: Alfama and the castle.", "Day two: Belém, the tower an
 
 // Saves that never reached the server (the connection gone, then the tab
 // closed) leave the typed text in this browser; opening the note again shows it,
-// unsaved, and "Save these changes" saves it. In development too, where React
-// mounts every component twice: there the restored draft was once rewritten
-// empty before the editor existed, and then saved over the note.
-describe.each([
-  { mode: "production", dev: false },
-  { mode: "development (npm run dev)", dev: true },
-])("unsaved text after a close, $mode", ({ dev }) => {
+// unsaved, and "Save these changes" saves it. Development mode, where React
+// mounts every component twice (the restored draft was once rewritten empty
+// there, and then saved over the note), is tried in npm run dev itself:
+// tests/e2e/npm-run-dev.test.ts.
+describe("unsaved text after a close", () => {
   let stack: BrowserStack;
   const person = { email: "ines@example.com", password: "ines-password-1" };
   let noteId = "";
 
   beforeAll(async () => {
     stack = await startBrowserStack({
-      dev,
       accounts: [person],
       seed: async (db, [account]) => {
         const content = [paragraph("Lisbon, three days.")];
@@ -31,13 +28,11 @@ describe.each([
         noteId = note.id;
       },
     });
-  }, 600_000);
+  });
   afterAll(() => stack?.stop());
 
-  it("is shown again after the close, and saved by “Save these changes”", { timeout: 600_000 }, async () => {
+  it("is shown again after the close, and saved by “Save these changes”", async () => {
     const { context, page } = await stack.newPage();
-    // A dev server compiles each page on its first visit.
-    if (dev) page.setDefaultTimeout(240_000);
     await stack.signIn(page, person);
     await page.goto(`/notes/${noteId}`);
     await editorBody(page).waitFor();
@@ -57,7 +52,6 @@ describe.each([
     await context.setOffline(false);
 
     const reopened = await context.newPage();
-    if (dev) reopened.setDefaultTimeout(240_000);
     await reopened.goto(`/notes/${noteId}`);
     const banner = reopened.locator(".banner-draft");
     await banner.waitFor();
@@ -71,7 +65,7 @@ describe.each([
     expect((await storedNote(stack, person.email, noteId)).contentText).toBe("Lisbon, three days.");
 
     await reopened.getByRole("button", { name: "Save these changes" }).click();
-    await waitForSaved(reopened, dev ? 120_000 : 15_000);
+    await waitForSaved(reopened);
     expect((await storedNote(stack, person.email, noteId)).contentText).toBe(["Lisbon, three days.", ...TYPED].join("\n"));
     expect(await reopened.evaluate((id) => localStorage.getItem(`notes:draft:${id}`), noteId)).toBeNull();
     await context.close();

@@ -12,7 +12,8 @@ import { openDatabase } from "@/scripts/lib/database";
 import { exited, isPortFree, waitForOutput, type TempDir } from "@/scripts/lib/processes";
 import { apiClient } from "@/tests/helpers/api-client";
 import { run, runAgentCli, runIdentityCli } from "@/tests/identity/helpers";
-import { launchChromium, waitForSaved } from "@/tests/helpers/browser";
+import type { Page } from "playwright-core";
+import { editorBody, launchChromium, noteIdFromUrl, waitForSaved } from "@/tests/helpers/browser";
 import { DEMO_EMAIL, DEMO_PASSWORD } from "@/scripts/lib/dev-provision";
 import { expectSuccess, interruptGroup, killDevRuns, killGroup, makeDevStackDir, spawnNpmRunDev, type DevProcess } from "./helpers";
 
@@ -22,6 +23,9 @@ import { expectSuccess, interruptGroup, killDevRuns, killGroup, makeDevStackDir,
 
 /** `next dev` compiles on first request; a cold machine needs its time. */
 const START_TIMEOUT_MS = 180_000;
+
+/** Typed while the browser is offline, then the tab closed: the browser keeps it until it is saved. */
+const OFFLINE_TEXT = "Typed offline, kept by the browser";
 
 type DevRun = DevProcess & { appUrl: string; identityUrl: string };
 
@@ -155,7 +159,7 @@ describe("npm run dev", () => {
   );
 
   it(
-    "second run: reuses the partner key, the demo account and the agent key; a person's first visit logs one line per request",
+    "second run: reuses the partner key, the demo account and the agent key; text typed offline and kept through a closed tab is restored and saved; one log line per request",
     async () => {
       const stateBefore = await identityState();
       const dev = await startDev();
@@ -165,11 +169,17 @@ describe("npm run dev", () => {
       expect(output).toContain("[dev] Demo account demo@example.com reused");
       expect(output).not.toMatch(/already exists|error/i);
 
-      // A person signs in, writes a note and finds it, then closes the browser mid-way through nothing.
+      // A person signs in, writes a note, loses the connection while typing more and closes the tab, opens
+      // the note again and saves what the browser kept, then finds the note. In development React mounts
+      // every component twice: there the kept text was once rewritten empty and then saved over the note.
       const afterBanner = () => dev.output().slice(dev.output().indexOf("Ctrl-C stops everything"));
+      const api = apiClient(dev.appUrl);
+      const token = expectSuccess(await runAgentCli(["token"], agentEnv(dev)), "agent token");
+      const storedText = async (id: string) => (await api(`/api/notes/${id}`, { token })).body.note.contentText;
       const browser = await launchChromium();
       try {
-        const page = await browser.newPage({ baseURL: dev.appUrl });
+        const context = await browser.newContext({ baseURL: dev.appUrl });
+        const page = await context.newPage();
         page.setDefaultTimeout(START_TIMEOUT_MS);
         await page.goto("/sign-in");
         await page.getByLabel("Email").fill(DEMO_EMAIL);
@@ -183,22 +193,45 @@ describe("npm run dev", () => {
         await page.keyboard.type("one line per request");
         await page.waitForURL(/\/notes\/[0-9a-f-]{36}/);
         await waitForSaved(page, START_TIMEOUT_MS);
-        await page.goto("/notes?q=quiet");
-        await page.locator("[data-note-row]").filter({ hasText: "Quiet log" }).waitFor();
+        const noteId = noteIdFromUrl(page.url());
+
+        await context.setOffline(true);
+        await page.keyboard.press("Enter");
+        await page.keyboard.type(OFFLINE_TEXT);
+        const kept = (tab: Page) => tab.evaluate((id) => localStorage.getItem(`notes:draft:${id}`), noteId);
+        await expect.poll(() => kept(page)).toContain(OFFLINE_TEXT);
+        await expect.poll(() => page.getByTestId("save-status").textContent()).toBe("Offline, retrying");
+        await page.close();
+        await context.setOffline(false);
+
+        const reopened = await context.newPage();
+        reopened.setDefaultTimeout(START_TIMEOUT_MS);
+        await reopened.goto(`/notes/${noteId}`);
+        await reopened.locator(".banner-draft").filter({ hasText: "Unsaved changes restored" }).waitFor();
+        await expect.poll(() => editorBody(reopened).innerText()).toContain(OFFLINE_TEXT);
+        expect(await kept(reopened)).toContain(OFFLINE_TEXT);
+        expect(await storedText(noteId)).toBe("one line per request");
+        await reopened.getByRole("button", { name: "Save these changes" }).click();
+        await waitForSaved(reopened, START_TIMEOUT_MS);
+        expect(await storedText(noteId)).toBe(`one line per request\n${OFFLINE_TEXT}`);
+        expect(await kept(reopened)).toBeNull();
+
+        await reopened.goto("/notes?q=quiet");
+        await reopened.locator("[data-note-row]").filter({ hasText: "Quiet log" }).waitFor();
       } finally {
         await browser.close();
       }
       // Every line after the banner says one request, and nothing else: no framework or library warning, no
       // server action's arguments (a note's text among them), no error for a browser that went away.
-      const request = /^\[app\] +(GET|POST|HEAD|PUT|PATCH|DELETE) \S+ \d{3} in /;
+      const request = /^\[app\] +(GET|POST|HEAD|PUT|PATCH|DELETE) \S+ \d{3} in |^\[identity\] POST \/api\/tokens 200 /;
       const lines = afterBanner().split("\n").slice(1).filter((line) => line.trim() !== "");
-      process.stdout.write(`[measure] npm run dev log after the banner, for a sign-in, a new note saved and a search: ${lines.length} lines\n`);
+      process.stdout.write(`[measure] npm run dev log after the banner, for a sign-in, a new note saved, unsaved text restored and saved, and a search: ${lines.length} lines\n`);
       expect(lines.filter((line) => !request.test(line)), afterBanner()).toEqual([]);
       expect(afterBanner()).not.toContain("one line per request");
+      expect(afterBanner()).not.toContain(OFFLINE_TEXT);
 
-      // The note from the first run is still there, read with a freshly minted token.
-      const token = expectSuccess(await runAgentCli(["token"], agentEnv(dev)), "agent token");
-      const found = await apiClient(dev.appUrl)("/api/notes?search=groceries", { token });
+      // The note from the first run is still there.
+      const found = await api("/api/notes?search=groceries", { token });
       expect(found.status).toBe(200);
       expect(found.body.total).toBe(1);
 

@@ -48,8 +48,6 @@ export type BrowserStackOptions = {
   /** Extra seeding through the data layer, before the app starts. */
   seed?: (db: Db, accounts: Account[]) => Promise<void>;
   env?: Record<string, string>;
-  /** `next dev` instead of the production build: development mode, where React mounts every component twice. */
-  dev?: boolean;
 };
 
 /** Chromium as the browser tests run it (the system's, else the bundled one). */
@@ -85,7 +83,7 @@ export async function startBrowserStack(options: BrowserStackOptions = {}): Prom
     OUTBOX_ENABLED: "1",
     OUTBOX_DIR: outboxDir,
     ...options.env,
-  }, { dev: options.dev });
+  });
   const browser = await launchChromium();
   await mkdir(SCREENSHOT_DIR, { recursive: true });
 

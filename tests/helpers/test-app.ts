@@ -7,11 +7,11 @@ export const ROOT = path.resolve(import.meta.dirname, "../..");
 export type TestApp = ServerProcess;
 
 /**
- * The production server (or, with `dev`, `next dev` as npm run dev runs it) as a real separate process (see startServerProcess),
+ * The production server as a real separate process (see startServerProcess),
  * logging at info level, with an API budget no test reaches unless it sets
  * its own; its responses are checked against the OpenAPI document.
  */
-export async function startTestApp(env: Record<string, string | undefined>, options: { nodeArgs?: string[]; dev?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string | undefined>, options: { nodeArgs?: string[] } = {}): Promise<TestApp> {
   const app = await startServerProcess(
     {
       LOG_LEVEL: "info",
