@@ -174,8 +174,8 @@ describe("npm run dev", () => {
       // every component twice: there the kept text was once rewritten empty and then saved over the note.
       const afterBanner = () => dev.output().slice(dev.output().indexOf("Ctrl-C stops everything"));
       const api = apiClient(dev.appUrl);
-      const token = expectSuccess(await runAgentCli(["token"], agentEnv(dev)), "agent token");
-      const storedText = async (id: string) => (await api(`/api/notes/${id}`, { token })).body.note.contentText;
+      // A token lives five minutes, and a cold machine may take that long to get here: one minted for each use.
+      const freshToken = async () => expectSuccess(await runAgentCli(["token"], agentEnv(dev)), "agent token");
       const browser = await launchChromium();
       try {
         const context = await browser.newContext({ baseURL: dev.appUrl });
@@ -194,6 +194,8 @@ describe("npm run dev", () => {
         await page.waitForURL(/\/notes\/[0-9a-f-]{36}/);
         await waitForSaved(page, START_TIMEOUT_MS);
         const noteId = noteIdFromUrl(page.url());
+        const token = await freshToken();
+        const storedText = async () => (await api(`/api/notes/${noteId}`, { token })).body.note.contentText;
 
         await context.setOffline(true);
         await page.keyboard.press("Enter");
@@ -210,10 +212,10 @@ describe("npm run dev", () => {
         await reopened.locator(".banner-draft").filter({ hasText: "Unsaved changes restored" }).waitFor();
         await expect.poll(() => editorBody(reopened).innerText()).toContain(OFFLINE_TEXT);
         expect(await kept(reopened)).toContain(OFFLINE_TEXT);
-        expect(await storedText(noteId)).toBe("one line per request");
+        expect(await storedText()).toBe("one line per request");
         await reopened.getByRole("button", { name: "Save these changes" }).click();
         await waitForSaved(reopened, START_TIMEOUT_MS);
-        expect(await storedText(noteId)).toBe(`one line per request\n${OFFLINE_TEXT}`);
+        expect(await storedText()).toBe(`one line per request\n${OFFLINE_TEXT}`);
         expect(await kept(reopened)).toBeNull();
 
         await reopened.goto("/notes?q=quiet");
@@ -231,7 +233,7 @@ describe("npm run dev", () => {
       expect(afterBanner()).not.toContain(OFFLINE_TEXT);
 
       // The note from the first run is still there.
-      const found = await api("/api/notes?search=groceries", { token });
+      const found = await api("/api/notes?search=groceries", { token: await freshToken() });
       expect(found.status).toBe(200);
       expect(found.body.total).toBe(1);
 
