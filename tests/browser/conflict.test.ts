@@ -154,7 +154,8 @@ describe("editing while an agent writes the same note", () => {
     expect(await page.getByTestId("save-status").textContent()).toBe("Not saved");
 
     await context.addCookies(cookies);
-    await page.getByRole("button", { name: "Try again" }).click();
+    // The save's own Try again (the list beside the note, refreshed while signed out, may offer one too).
+    await page.locator("#save-failure").getByRole("button", { name: "Try again" }).click();
     await waitForSaved(page);
     expect((await api(`/api/notes/${noteId}`)).body.note.contentText).toBe("Plain words from a script. Written on a train. After the session ended.");
   });
