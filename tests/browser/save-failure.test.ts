@@ -153,7 +153,7 @@ describe("when a save does not go through", () => {
 
     // The proxy recovers; "Try again" saves.
     await page.unroute(/\/notes\/[0-9a-f-]{36}$/);
-    await page.getByRole("button", { name: "Try again" }).click();
+    await page.locator("#save-failure").getByRole("button", { name: "Try again" }).click();
     await waitForSaved(page);
     expect(saves).toHaveLength(4);
     expect((await stored(notes["Proxy plan"]!)).contentText).toBe("Proxy plan: first draft. Behind a proxy.");
