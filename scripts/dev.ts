@@ -253,7 +253,8 @@ function startApp(config: DevConfig, database: OpenDatabase, identity: IdentityS
 /**
  * A filter for what `next dev` prints that says nothing to a person: its
  * report of a browser that went away while sending a request (a tab closed or
- * a page left during a save: four lines, "⨯ Error: aborted" to "}", code
+ * a page left during a save: four lines, "Error: aborted" (after "⨯ " or
+ * "⨯ uncaughtException: ", or alone) to "}", code
  * ECONNRESET; the request was the browser's to abandon), and its notice that
  * it saved its compile cache to disk.
  */
@@ -262,7 +263,7 @@ function withoutNoise(): (line: string) => boolean {
   return (printed) => {
     const line = stripControlSequences(printed);
     if (/^\s*✓ Finished writing to filesystem cache in /.test(line)) return false;
-    if (/^\s*⨯ Error: aborted$/.test(line)) dropping = 4;
+    if (/^\s*(⨯ )?(uncaughtException: +)?Error: aborted$/.test(line)) dropping = 4;
     if (dropping === 0) return true;
     dropping -= 1;
     if (line.trim() === "}") dropping = 0;
