@@ -1,15 +1,28 @@
 /**
- * Accounts whose write transactions this process has just committed: the
- * change feed's long polls (lib/changes/queries.ts) wake at once on a write
- * made here, and check the database at an interval for writes made by other
- * instances or by SQL.
+ * An account's writes in this process: one at a time (accountWrite in
+ * lib/db/transaction.ts queues each with its conversion), and the change
+ * feed's long polls (lib/changes/queries.ts), which wake at once on a write
+ * committed here and check the database at an interval for writes made by
+ * other instances or by SQL.
  */
 type Listener = () => void;
 
-const listeners = new Map<string, Set<Listener>>();
+type AccountWrites = {
+  listeners: Map<string, Set<Listener>>;
+  /** Per account, a promise that settles when the last write queued so far has finished. */
+  queues: Map<string, Promise<void>>;
+};
+const globalKey = Symbol.for("notes.accountWrites");
+
+function state(): AccountWrites {
+  // Next.js may load this module once per route bundle: one state per process.
+  const store = globalThis as typeof globalThis & { [globalKey]?: AccountWrites };
+  return (store[globalKey] ??= { listeners: new Map(), queues: new Map() });
+}
 
 /** Calls `listener` after each commit of a write to this account; returns the unsubscribe. */
 export function onAccountWrite(userId: string, listener: Listener): () => void {
+  const { listeners } = state();
   let set = listeners.get(userId);
   if (!set) listeners.set(userId, (set = new Set()));
   set.add(listener);
@@ -21,5 +34,35 @@ export function onAccountWrite(userId: string, listener: Listener): () => void {
 
 /** Called by writeTransaction once a transaction holding the account's write lock has committed. */
 export function accountWritten(userId: string): void {
-  for (const listener of listeners.get(userId) ?? []) listener();
+  for (const listener of state().listeners.get(userId) ?? []) listener();
+}
+
+/** Waiting in an account's queue took longer than its bound; nothing was written. */
+export class AccountQueueTimeout extends Error {
+  constructor(userId: string, timeoutMs: number) {
+    super(`account ${userId}: its earlier writes in this process held this one past ${timeoutMs} ms`);
+  }
+}
+
+/**
+ * Runs `work` once every write of the account queued before it has finished,
+ * in order; throws AccountQueueTimeout, without running it, when that takes
+ * longer than `timeoutMs`. The writes after one that gave up keep their places.
+ */
+export async function inAccountQueue<T>(userId: string, timeoutMs: number, work: () => Promise<T>): Promise<T> {
+  const { queues } = state();
+  const before = queues.get(userId) ?? Promise.resolve();
+  let finish!: () => void;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  const tail = before.then(() => finished);
+  queues.set(userId, tail);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([before, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new AccountQueueTimeout(userId, timeoutMs)), timeoutMs)))]);
+    return await work();
+  } finally {
+    clearTimeout(timer);
+    finish();
+    if (queues.get(userId) === tail) queues.delete(userId);
+  }
 }

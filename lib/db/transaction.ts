@@ -3,9 +3,9 @@ import pg from "pg";
 import { runTransaction, transactionSettingsFor, type Db, type Transaction } from "@/lib/db/client";
 import { isWriteConflict } from "@/lib/errors/database";
 import { transactionSettingsSql, type DatabaseLimits } from "@/lib/db/limits";
-import { unavailableError } from "@/lib/errors";
+import { AppError, unavailableError } from "@/lib/errors";
 import { log } from "@/lib/log";
-import { accountWritten } from "@/lib/db/account-writes";
+import { AccountQueueTimeout, accountWritten, inAccountQueue } from "@/lib/db/account-writes";
 import { AUTHOR_SETTING, authorSettingValue, type RevisionAuthor } from "@/lib/db/author";
 
 export type WriteTransactionOptions = {
@@ -57,6 +57,25 @@ export async function writeTransaction<T>(db: Db, fn: (tx: Transaction) => Promi
       }
       await sleep(Math.random() * Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** attempt));
     }
+  }
+}
+
+/**
+ * One write of the account, `work`: its conversion, then its
+ * writeTransaction, run when this process runs no other write of the account.
+ * The transactions would take turns on the account's write lock anyway; taking
+ * turns from the conversion on keeps one busy account to about one core, so
+ * the other requests the server answers meanwhile are not starved (the
+ * hostile neighbour in docs/performance.md), and a write waiting its turn
+ * holds no database connection. A wait longer than the account lock's bound
+ * is a 503 with Retry-After, and nothing is written.
+ */
+export async function accountWrite<T>(db: Db, userId: string, work: () => Promise<T>): Promise<T> {
+  const { limits } = transactionSettingsFor(db);
+  try {
+    return await inAccountQueue(userId, limits.accountLockTimeoutMs, work);
+  } catch (err) {
+    throw err instanceof AccountQueueTimeout ? new AppError("ACCOUNT_WRITES_BUSY", { cause: err }) : err;
   }
 }
 

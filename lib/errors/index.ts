@@ -97,6 +97,7 @@ export const ERRORS = {
   CONVERSIONS_BUSY: { status: 503, text: "Too many conversions in progress — retry shortly", means: null },
   CONVERSION_SLOWED: { status: 503, text: "The server is too busy to finish this conversion — retry shortly", means: null },
   IDEMPOTENCY_KEY_BUSY: { status: 503, text: "Idempotency-Key is busy — retry shortly", means: null },
+  ACCOUNT_WRITES_BUSY: { status: 503, text: "This account's earlier writes are still in progress — retry shortly", means: null },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -1,6 +1,6 @@
 import { Prisma, queryRows, type Db, type DbClient } from "@/lib/db/client";
 import { ownedRow } from "@/lib/db/owner";
-import { writeTransaction } from "@/lib/db/transaction";
+import { accountWrite, writeTransaction } from "@/lib/db/transaction";
 import { contentLimitViolation } from "@/lib/body/content-limits";
 import { contentToText } from "@/lib/body/content-text";
 import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError } from "@/lib/body/markdown";
@@ -87,7 +87,13 @@ function assertOperationBlocks(op: TEditOperation): void {
  * if a write came in since; that note's Markdown is then rendered by its first
  * Markdown read.
  */
-export async function editNote(db: Db, { id, userId, operations, ifVersion, author }: EditNoteOptions): Promise<VersionedNote> {
+export async function editNote(db: Db, options: EditNoteOptions): Promise<VersionedNote> {
+  // Invalid blocks fail before the edit waits its turn.
+  assertOperations(options.operations);
+  return accountWrite(db, options.userId, () => editInTurn(db, options));
+}
+
+async function editInTurn(db: Db, { id, userId, operations, ifVersion, author }: EditNoteOptions): Promise<VersionedNote> {
   const prepared = await prepareOperations(operations);
   const before = await readState(db, { id, userId });
   // A stale ifVersion or a missing note fails in the transaction, without converting anything.
@@ -133,8 +139,8 @@ async function readState(db: DbClient, { id, userId }: { id: string; userId: str
   return row && { title: row.title, content: row.content, contentText: row.content_text, version: row.version, tagIds: row.tag_ids };
 }
 
-/** Converts each operation's Markdown to blocks in the conversion pool; Markdown that cannot be converted is a 400 naming it. */
-async function prepareOperations(operations: TEditOperation[]): Promise<Prepared[]> {
+/** Each operation's blocks checked against the note schema: a 400 naming the first that fails. */
+function assertOperations(operations: TEditOperation[]): void {
   operations.forEach((op, index) => {
     try {
       assertOperationBlocks(op);
@@ -143,6 +149,10 @@ async function prepareOperations(operations: TEditOperation[]): Promise<Prepared
       throw err;
     }
   });
+}
+
+/** Converts each operation's Markdown to blocks in the conversion pool; Markdown that cannot be converted is a 400 naming it. */
+async function prepareOperations(operations: TEditOperation[]): Promise<Prepared[]> {
   return Promise.all(
     operations.map(async (op, index): Promise<Prepared> => {
       if (!("markdown" in op) || op.markdown === undefined) return { op, blocks: "blocks" in op ? op.blocks : undefined };

@@ -1,6 +1,6 @@
 import { Prisma, queryRows, type Db, type DbClient, type Transaction } from "@/lib/db/client";
 import { ownedBy, ownedRow } from "@/lib/db/owner";
-import { writeTransaction } from "@/lib/db/transaction";
+import { accountWrite, writeTransaction } from "@/lib/db/transaction";
 import { AppError, noteNotFound } from "@/lib/errors";
 import type { TCreateNote, TNote, TUpdateNote } from "@/lib/notes/schemas";
 import { noteJsonSql } from "@/lib/notes/serialize";
@@ -52,9 +52,11 @@ export type CreateNoteOptions = {
 
 /** Creates a note and its tag links in one transaction. */
 export async function createNote(db: Db, { userId, author, input, id }: CreateNoteOptions): Promise<VersionedNote> {
-  // Converted before the transaction opens, so no transaction waits on BlockNote.
-  const resolved = await resolveMarkdownBody(input);
-  return writeTransaction(db, (tx) => insertNote(tx, { userId, input: resolved, id }), { lockUserId: userId, author });
+  return accountWrite(db, userId, async () => {
+    // Converted before the transaction opens, so no transaction waits on BlockNote.
+    const resolved = await resolveMarkdownBody(input);
+    return writeTransaction(db, (tx) => insertNote(tx, { userId, input: resolved, id }), { lockUserId: userId, author });
+  });
 }
 
 /**
@@ -116,18 +118,20 @@ export type UpdateNoteOptions = {
  * two writers holding the same version exactly one succeeds.
  */
 export async function updateNote(db: Db, { id, userId, author, input: given, ifVersion, restoredFrom }: UpdateNoteOptions): Promise<VersionedNote> {
-  // Markdown written back keeps every block whose Markdown it left unchanged.
-  const current = "contentMarkdown" in given && given.contentMarkdown !== undefined ? await markdownBase(db, { id, userId, ifVersion }) : undefined;
-  // Converted before the transaction opens, so no transaction waits on a conversion.
-  const input = await resolveMarkdownBody(given, current);
-  // The account's write lock first, before the note's row: the change this
-  // write adds to the account's feed is numbered under it (see the
-  // change_feed migration), and a new tag set touches the account's counters.
-  // A restore is recorded even when it puts back what the note already holds.
-  return writeTransaction(db, (tx) => writeNoteUpdate(tx, { id, userId, input, ifVersion, evenIfUnchanged: restoredFrom !== undefined }), {
-    lockUserId: userId,
-    author,
-    restoredFrom,
+  return accountWrite(db, userId, async () => {
+    // Markdown written back keeps every block whose Markdown it left unchanged.
+    const current = "contentMarkdown" in given && given.contentMarkdown !== undefined ? await markdownBase(db, { id, userId, ifVersion }) : undefined;
+    // Converted before the transaction opens, so no transaction waits on a conversion.
+    const input = await resolveMarkdownBody(given, current);
+    // The account's write lock first, before the note's row: the change this
+    // write adds to the account's feed is numbered under it (see the
+    // change_feed migration), and a new tag set touches the account's counters.
+    // A restore is recorded even when it puts back what the note already holds.
+    return writeTransaction(db, (tx) => writeNoteUpdate(tx, { id, userId, input, ifVersion, evenIfUnchanged: restoredFrom !== undefined }), {
+      lockUserId: userId,
+      author,
+      restoredFrom,
+    });
   });
 }
 

@@ -3,7 +3,7 @@ import type { AuthContext } from "@/lib/auth/authenticate";
 import { withAuth, type RouteContext } from "@/lib/auth/with-auth";
 import { agentAuthor, type RevisionAuthor } from "@/lib/db/author";
 import type { Db, Transaction } from "@/lib/db/client";
-import { writeTransaction } from "@/lib/db/transaction";
+import { accountWrite, writeTransaction } from "@/lib/db/transaction";
 import { jsonResponse, jsonTextResponse, methodNotAllowedError, toErrorResponse, validationError } from "@/lib/errors";
 import { markdownResponse, NO_QUERY, parseId, parseJsonBody, parseQuery, type InvalidIdCode } from "@/lib/http/parse";
 import { idempotent, readIdempotencyKey } from "@/lib/idempotency/idempotency";
@@ -183,10 +183,11 @@ function coreOf<Q extends z.ZodObject | undefined, B extends z.ZodType | undefin
   const run =
     definition.run ??
     (create
-      ? async (caller: Caller, input: OperationInput<Parsed<Q>, Parsed<B>, K>) => {
-          const prepared = { ...input, body: create.prepare ? await create.prepare(input.body) : input.body };
-          return writeTransaction(caller.db, (tx) => create.write(tx, caller, prepared), { lockUserId: caller.userId, author: caller.author });
-        }
+      ? (caller: Caller, input: OperationInput<Parsed<Q>, Parsed<B>, K>) =>
+          accountWrite(caller.db, caller.userId, async () => {
+            const prepared = { ...input, body: create.prepare ? await create.prepare(input.body) : input.body };
+            return writeTransaction(caller.db, (tx) => create.write(tx, caller, prepared), { lockUserId: caller.userId, author: caller.author });
+          })
       : undefined);
   if (!run) throw new Error("An operation needs run or create");
   return {
@@ -279,18 +280,20 @@ async function idempotentCreate(
   input: OperationInput,
   key: string | null,
 ): Promise<Response> {
-  const prepared = { ...input, body: create.prepare ? await create.prepare(input.body) : input.body };
-  return idempotent(caller.db, {
-    userId: caller.userId,
-    scope: create.scope,
-    key,
-    request: input.body,
-    author: caller.author,
-    perform: async (tx) => {
-      const answer = core.answer(await create.write(tx, caller, prepared));
-      if (answer instanceof Response || answer.body === undefined) throw new Error(`${create.scope}: a create answers a JSON body`);
-      return { status: answer.status, body: answer.body, headers: answer.headers };
-    },
+  return accountWrite(caller.db, caller.userId, async () => {
+    const prepared = { ...input, body: create.prepare ? await create.prepare(input.body) : input.body };
+    return idempotent(caller.db, {
+      userId: caller.userId,
+      scope: create.scope,
+      key,
+      request: input.body,
+      author: caller.author,
+      perform: async (tx) => {
+        const answer = core.answer(await create.write(tx, caller, prepared));
+        if (answer instanceof Response || answer.body === undefined) throw new Error(`${create.scope}: a create answers a JSON body`);
+        return { status: answer.status, body: answer.body, headers: answer.headers };
+      },
+    });
   });
 }
 

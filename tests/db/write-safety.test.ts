@@ -2,6 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, Prisma, queryRows, type Db, type DbHandle } from "@/lib/db/client";
 import { databaseLimits } from "@/lib/db/limits";
+import { inAccountQueue } from "@/lib/db/account-writes";
 import { writeTransaction } from "@/lib/db/transaction";
 import { toErrorResponse } from "@/lib/errors";
 import { createNote, deleteNote, updateNote } from "@/lib/notes/mutations";
@@ -167,6 +168,31 @@ describe.skipIf(!testEnv.TEST_DATABASE_URL)("write safety on PostgreSQL", () => 
       await holder.end();
       await bounded.close();
     }
+  });
+
+  it("one account's writes take turns in the process, conversion included: one that waits past the account's bound is a 503 with Retry-After and writes nothing", async () => {
+    const user = await createUser(db, { email: "account-turns@example.com" });
+    const neighbour = await createUser(db, { email: "account-turns-neighbour@example.com" });
+    const limits = databaseLimits({ ...DEFAULT_DATABASE_SETTINGS, DATABASE_LOCK_TIMEOUT_MS: 300, DATABASE_TRANSACTION_TIMEOUT_MS: 600 });
+    expect(limits.accountLockTimeoutMs).toBe(300);
+    const bounded = await createDb({ kind: "postgres", url: database.url }, { poolMax: 2, limits });
+    let release!: () => void;
+    const held = inAccountQueue(user.id, 60_000, () => new Promise<void>((resolve) => (release = resolve)));
+    try {
+      const refused = await createNote(bounded.db, { userId: user.id, input: { title: "Waited", contentMarkdown: "# Too long in line" } }).catch((err: unknown) => err);
+      const response = toErrorResponse(refused);
+      expect(response.status).toBe(503);
+      expect(response.headers.get("Retry-After")).toMatch(/^\d+$/);
+      expect((await response.json()).error).toBe("This account's earlier writes are still in progress — retry shortly");
+      // Another account's write does not wait on this one's.
+      await createNote(bounded.db, { userId: neighbour.id, input: { title: "Next door", contentMarkdown: "Written meanwhile" } });
+    } finally {
+      release();
+      await held;
+    }
+    const written = await createNote(bounded.db, { userId: user.id, input: { title: "In turn", contentMarkdown: "Written once the turn came" } });
+    await bounded.close();
+    expect(await db.note.findMany({ where: { userId: user.id }, select: { title: true } })).toEqual([{ title: written.note.title }]);
   });
 
   it("every connection carries the configured time bounds", async () => {

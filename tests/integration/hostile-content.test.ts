@@ -63,8 +63,12 @@ function startCanary(stack: NotesStack, user: SeededUser, id: string): Canary {
   };
 }
 
-/** Conversions shed under load: the machine is busy, not the body refused (a 503 a client retries after Retry-After). */
-const BUSY_ERRORS = [ERRORS.CONVERSIONS_BUSY.text, ERRORS.CONVERSION_SLOWED.text];
+/**
+ * Conversions shed under load, or the account's other write still under way
+ * past the account's bound: the machine is busy, not the body refused (a 503
+ * a client retries after Retry-After).
+ */
+const BUSY_ERRORS = [ERRORS.CONVERSIONS_BUSY.text, ERRORS.CONVERSION_SLOWED.text, ERRORS.ACCOUNT_WRITES_BUSY.text];
 
 /**
  * A 2xx with the expected status, a JSON 4xx in the contract's shape naming
