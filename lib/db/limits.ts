@@ -10,6 +10,13 @@ export type DatabaseLimits = {
    * the wait for a foreign lock, within half the transaction's bound.
    */
   accountLockTimeoutMs: number;
+  /**
+   * Waiting for the account's turn in this process (accountWrite): behind its
+   * earlier writes' conversions and transactions. A turn is mostly the
+   * conversions before it, so the wait has the bound of the wait for a
+   * conversion worker, and at least the account lock's.
+   */
+  accountQueueTimeoutMs: number;
   idleInTransactionTimeoutMs: number;
   /** Waiting for a pooled connection (and opening one). */
   poolTimeoutMs: number;
@@ -30,14 +37,17 @@ export function databaseLimits(env: Pick<Env,
   | "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS"
   | "DATABASE_POOL_TIMEOUT_MS"
   | "DATABASE_TRANSACTION_TIMEOUT_MS"
-  | "DATABASE_WRITE_RETRIES">): DatabaseLimits {
+  | "DATABASE_WRITE_RETRIES"
+  | "CONVERSION_QUEUE_TIMEOUT_MS">): DatabaseLimits {
   const transactionTimeoutMs = env.DATABASE_TRANSACTION_TIMEOUT_MS;
   const statementTimeoutMs = Math.min(env.DATABASE_STATEMENT_TIMEOUT_MS, transactionTimeoutMs);
   const lockTimeoutMs = Math.min(env.DATABASE_LOCK_TIMEOUT_MS, statementTimeoutMs);
+  const accountLockTimeoutMs = Math.min(statementTimeoutMs, Math.max(lockTimeoutMs, Math.floor(transactionTimeoutMs / 2)));
   return {
     statementTimeoutMs,
     lockTimeoutMs,
-    accountLockTimeoutMs: Math.min(statementTimeoutMs, Math.max(lockTimeoutMs, Math.floor(transactionTimeoutMs / 2))),
+    accountLockTimeoutMs,
+    accountQueueTimeoutMs: Math.max(accountLockTimeoutMs, env.CONVERSION_QUEUE_TIMEOUT_MS),
     idleInTransactionTimeoutMs: env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
     poolTimeoutMs: env.DATABASE_POOL_TIMEOUT_MS,
     transactionTimeoutMs,

@@ -67,13 +67,13 @@ export async function writeTransaction<T>(db: Db, fn: (tx: Transaction) => Promi
  * turns from the conversion on keeps one busy account to about one core, so
  * the other requests the server answers meanwhile are not starved (the
  * hostile neighbour in docs/performance.md), and a write waiting its turn
- * holds no database connection. A wait longer than the account lock's bound
- * is a 503 with Retry-After, and nothing is written.
+ * holds no database connection. A wait longer than accountQueueTimeoutMs is a
+ * 503 with Retry-After, and nothing is written.
  */
 export async function accountWrite<T>(db: Db, userId: string, work: () => Promise<T>): Promise<T> {
   const { limits } = transactionSettingsFor(db);
   try {
-    return await inAccountQueue(userId, limits.accountLockTimeoutMs, work);
+    return await inAccountQueue(userId, limits.accountQueueTimeoutMs, work);
   } catch (err) {
     throw err instanceof AccountQueueTimeout ? new AppError("ACCOUNT_WRITES_BUSY", { cause: err }) : err;
   }

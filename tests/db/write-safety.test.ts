@@ -170,11 +170,11 @@ describe.skipIf(!testEnv.TEST_DATABASE_URL)("write safety on PostgreSQL", () => 
     }
   });
 
-  it("one account's writes take turns in the process, conversion included: one that waits past the account's bound is a 503 with Retry-After and writes nothing", async () => {
+  it("one account's writes take turns in the process, conversion included: one that waits past its bound is a 503 with Retry-After and writes nothing", async () => {
     const user = await createUser(db, { email: "account-turns@example.com" });
     const neighbour = await createUser(db, { email: "account-turns-neighbour@example.com" });
-    const limits = databaseLimits({ ...DEFAULT_DATABASE_SETTINGS, DATABASE_LOCK_TIMEOUT_MS: 300, DATABASE_TRANSACTION_TIMEOUT_MS: 600 });
-    expect(limits.accountLockTimeoutMs).toBe(300);
+    const limits = databaseLimits({ ...DEFAULT_DATABASE_SETTINGS, DATABASE_LOCK_TIMEOUT_MS: 300, DATABASE_TRANSACTION_TIMEOUT_MS: 600, CONVERSION_QUEUE_TIMEOUT_MS: 300 });
+    expect(limits.accountQueueTimeoutMs).toBe(300);
     const bounded = await createDb({ kind: "postgres", url: database.url }, { poolMax: 2, limits });
     let release!: () => void;
     const held = inAccountQueue(user.id, 60_000, () => new Promise<void>((resolve) => (release = resolve)));

@@ -19,6 +19,7 @@ export const DEFAULT_DATABASE_SETTINGS = {
   DATABASE_POOL_TIMEOUT_MS: 5000,
   DATABASE_TRANSACTION_TIMEOUT_MS: 10_000,
   DATABASE_WRITE_RETRIES: 4,
+  CONVERSION_QUEUE_TIMEOUT_MS: 15_000,
 };
 
 /** A fresh, migrated database of its own for one test file; removed by drop(). */
