@@ -38,10 +38,15 @@ export async function openSlashMenu(page: Page): Promise<string[]> {
   return page.locator(".bn-suggestion-menu-item .bn-mt-suggestion-menu-item-title").allInnerTexts();
 }
 
-/** Opens the slash menu at the cursor and picks an item with the mouse, as a person does. */
+/**
+ * Opens the slash menu at the cursor, narrows it by typing the item's title
+ * and picks the item with the mouse, as a person does; the menu is gone after.
+ */
 export async function pickFromSlashMenu(page: Page, title: string): Promise<void> {
   await openSlashMenu(page);
+  await page.keyboard.type(title);
   await slashMenuItem(page, title).click();
+  await expect.poll(() => page.locator(".bn-suggestion-menu-item").count()).toBe(0);
 }
 
 /**
