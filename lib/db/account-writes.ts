@@ -56,13 +56,21 @@ export async function inAccountQueue<T>(userId: string, timeoutMs: number, work:
   const finished = new Promise<void>((resolve) => (finish = resolve));
   const tail = before.then(() => finished);
   queues.set(userId, tail);
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([before, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new AccountQueueTimeout(userId, timeoutMs)), timeoutMs)))]);
+    await turnWithin(before, timeoutMs, () => new AccountQueueTimeout(userId, timeoutMs));
     return await work();
   } finally {
-    clearTimeout(timer);
     finish();
     if (queues.get(userId) === tail) queues.delete(userId);
+  }
+}
+
+/** Waits for `turn`, or throws what `timedOut` makes after `timeoutMs`. */
+async function turnWithin(turn: Promise<void>, timeoutMs: number, timedOut: () => Error): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([turn, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(timedOut()), timeoutMs)))]);
+  } finally {
+    clearTimeout(timer);
   }
 }
