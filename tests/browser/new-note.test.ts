@@ -114,11 +114,16 @@ describe("new notes in the browser", () => {
     const tab = await context.newPage();
     await tab.goto("/notes");
     const id = await newNote(tab);
-    // No save reaches the server: the connection is gone, then the tab is closed.
+    // No save reaches the server: the connection is gone, then the tab is gone
+    // at once, with no last word (a tab's ordinary close ends the offline
+    // emulation as it goes, and its last save may then reach the server).
     await context.setOffline(true);
     await tab.keyboard.type("Not lost");
     await expect.poll(() => tab.evaluate((note) => localStorage.getItem(`notes:draft:${note}`), id)).toContain("Not lost");
     await expect.poll(() => tab.getByTestId("save-status").textContent()).toBe("Offline, retrying");
+    const crashed = new Promise((resolve) => tab.once("crash", resolve));
+    void (await context.newCDPSession(tab)).send("Page.crash").catch(() => {});
+    await crashed;
     await tab.close();
     await context.setOffline(false);
 
