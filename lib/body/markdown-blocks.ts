@@ -529,10 +529,51 @@ const WRAPPING_STYLES = ["textColor", "backgroundColor", "underline", "strike", 
 type Style = (typeof WRAPPING_STYLES)[number];
 
 function phrasing(content: readonly Inline[]): Phrasing[] {
-  return styledRuns(
-    content.filter((item) => item.type !== "text" || item.text !== ""),
-    [],
+  return referencedBesideAstralEdges(
+    styledRuns(
+      content.filter((item) => item.type !== "text" || item.text !== ""),
+      [],
+    ),
   );
+}
+
+const ATTENTION = new Set(["strong", "emphasis", "delete"]);
+const isLetter = (character: string | undefined) => character !== undefined && !/[\p{P}\p{S}\p{White_Space}]/u.test(character);
+const reference = (character: string): Phrasing => ({ type: "html", value: `&#x${character.codePointAt(0)!.toString(16).toUpperCase()};` });
+
+/** Whether strong, emphasis or strikethrough begins (ends) with a symbol outside the BMP, an emoji. */
+function astralEdge(node: Phrasing | undefined, at: "start" | "end"): boolean {
+  if (node === undefined || !ATTENTION.has(node.type)) return false;
+  const children = (node as M.Strong).children;
+  const text = at === "start" ? children[0] : children.at(-1);
+  if (text?.type !== "text") return false;
+  const characters = Array.from(text.value);
+  const character = at === "start" ? characters[0] : characters.at(-1);
+  return character !== undefined && character.length === 2 && !isLetter(character);
+}
+
+/**
+ * A letter beside strong, emphasis or strikethrough that begins (ends) with
+ * an emoji, written as a character reference: CommonMark 0.31 counts the
+ * emoji as punctuation, so `plan**😀**` does not open (markdown-it, the
+ * reader, agrees); mdast-util-to-markdown counts it as a letter and would
+ * leave the letter as it is.
+ */
+function referencedBesideAstralEdges(nodes: Phrasing[]): Phrasing[] {
+  return nodes.flatMap((node, index): Phrasing[] => {
+    if (node.type !== "text") {
+      if ("children" in node) (node as M.Strong).children = referencedBesideAstralEdges(node.children as Phrasing[]);
+      return [node];
+    }
+    const characters = Array.from(node.value);
+    const head = astralEdge(nodes[index - 1], "end") && isLetter(characters[0]) ? characters.shift()! : undefined;
+    const tail = astralEdge(nodes[index + 1], "start") && isLetter(characters.at(-1)) ? characters.pop()! : undefined;
+    return [
+      ...(head === undefined ? [] : [reference(head)]),
+      ...(characters.length === 0 ? [] : [{ type: "text" as const, value: characters.join("") }]),
+      ...(tail === undefined ? [] : [reference(tail)]),
+    ];
+  });
 }
 
 /**

@@ -134,6 +134,29 @@ describe("notes the properties once failed on", () => {
       "a stored table whose cells are their inline content alone",
       [{ id: "found-shorthand", type: "table", props: { textColor: "default" }, content: { type: "tableContent", columnWidths: [null, 120], rows: [{ cells: [[], [{ type: "text", text: "b", styles: {} }]] as never }] }, children: [] }],
     ],
+    // An emoji (punctuation to CommonMark 0.31) at the edge of strikethrough, strong or emphasis, beside a letter.
+    ...(["strike", "bold", "italic"] as const).flatMap((style): [string, Block[]][] => [
+      [`${style} ending in an emoji, then a letter`, [{ ...block("paragraph", ""), content: [{ type: "text", text: "😀", styles: { [style]: true } }, { type: "text", text: "plan", styles: {} }] }]],
+      [`a letter, then ${style} beginning with an emoji`, [{ ...block("paragraph", ""), content: [{ type: "text", text: "plan", styles: {} }, { type: "text", text: "👩‍💻 x", styles: { [style]: true } }] }]],
+    ]),
+    [
+      "strikethrough on an emoji inside a bold, italic, underlined, highlighted link, then a word",
+      [
+        {
+          ...block("paragraph", ""),
+          content: [
+            {
+              type: "link",
+              href: "https://example.com",
+              content: [
+                { type: "text", text: "😀", styles: { bold: true, italic: true, underline: true, strike: true, backgroundColor: "orange" } },
+                { type: "text", text: "plan", styles: { bold: true, italic: true, underline: true, backgroundColor: "orange" } },
+              ],
+            },
+          ],
+        },
+      ],
+    ],
   ];
 
   it.each(notes)("%s: its Markdown holds every block's text and written back leaves the blocks as they were", (_name, blocks) => {
