@@ -53,9 +53,9 @@ describe("images in notes: pasted, stored by the app, shown only to their owner"
     await page.goto("/notes");
     const preview = page.locator("[data-note-row]", { hasText: "Bug report" }).locator(".note-excerpt");
     await expect.poll(() => preview.innerText()).toBe("The button is red:");
-    await page.goBack();
 
-    await page.reload();
+    // Opened again from its address, as a reload opens it.
+    await page.goto(`/notes/${id}`);
     expect((await (await loadedImage(page)).jsonValue()) as string).toBe(src);
 
     // The owner's agent fetches it with its token; another account cannot, by token or by browser session.
