@@ -7,6 +7,8 @@ import { editorBody, screenshot, startBrowserStack, waitForSaved, type BrowserSt
 import { ROOT } from "@/tests/helpers/test-app";
 
 const BLOCKS = 2000;
+/** Runs of each measure: one in the suite; SPEED_RUNS=5 for the figures of docs/performance.md. */
+const RUNS = Number(process.env.SPEED_RUNS ?? 1);
 
 /** A long, realistic body: sections of headings, paragraphs, lists, checklists and code. */
 function longDocument(count: number) {
@@ -53,7 +55,8 @@ describe("a note of 2,000 blocks", () => {
     await stack.signIn(page, person);
 
     const timings: number[] = [];
-    for (let run = 0; run < 3; run += 1) {
+    // The first opening, then warm ones.
+    for (let run = 0; run <= RUNS; run += 1) {
       const started = performance.now();
       await page.goto(`/notes/${noteId}`, { waitUntil: "commit" });
       await editorBody(page).waitFor({ timeout: 60_000 });
@@ -100,7 +103,7 @@ describe("a note of 2,000 blocks", () => {
     const record = (name: string, ms: number) => (figures[name] ??= []).push(Math.round(ms * 10) / 10);
 
     // The notes page: navigation start → 25 rows shown and the page hydrated (its shortcuts answer), from the page's own clock.
-    for (let run = 0; run < 5; run += 1) {
+    for (let run = 0; run < RUNS; run += 1) {
       await page.goto("/notes", { waitUntil: "commit" });
       const ready = await page.waitForFunction(
         () => document.querySelectorAll("[data-note-row]").length === 25 && document.documentElement.dataset.shortcuts === "ready" && performance.now(),
@@ -111,7 +114,7 @@ describe("a note of 2,000 blocks", () => {
     }
 
     // Open a note from the list: click → its text shown in an editable editor.
-    for (let run = 0; run < 5; run += 1) {
+    for (let run = 0; run < RUNS; run += 1) {
       const day = 99 - run;
       await page.goto("/notes");
       const row = page.locator("[data-note-row]", { hasText: `Day ${day}` }).first();
@@ -156,7 +159,8 @@ describe("a note of 2,000 blocks", () => {
 
     // Search as you type: the last key of a query → the list shows its one match.
     await page.goto("/notes");
-    for (const day of [42, 17, 88]) {
+    for (let run = 0; run < RUNS; run += 1) {
+      const day = 42 + run;
       await page.locator("#note-search").click();
       await page.keyboard.press("Control+A");
       await page.keyboard.type(`marker${day}`, { delay: 40 });

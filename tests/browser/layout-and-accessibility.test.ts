@@ -1,16 +1,10 @@
-import { mkdir } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contentToText } from "@/lib/body/content-text";
 import { createNote } from "@/lib/notes/mutations";
 import { createTag } from "@/lib/tags/mutations";
 import { seriousAxeFindings } from "@/tests/helpers/axe";
-import { editorBody, pressShortcut, startBrowserStack, type BrowserStack } from "@/tests/helpers/browser";
-
-/** Where every page's screenshot goes, one file per page, width and colour scheme, for people to look at. */
-const SHOT_DIR = path.join(tmpdir(), "notes-layout-screenshots");
+import { editorBody, pressShortcut, screenshot, startBrowserStack, type BrowserStack } from "@/tests/helpers/browser";
 
 const WIDTHS = [
   { name: "phone", width: 360, height: 740 },
@@ -35,8 +29,8 @@ type Target = {
 
 /**
  * Every page, at desktop, tablet and phone widths, light and dark: axe finds
- * nothing serious or critical, nothing scrolls sideways, and a screenshot of
- * each is kept.
+ * nothing serious or critical, nothing scrolls sideways (and, with
+ * SCREENSHOTS=1, a screenshot of each is kept).
  */
 describe("layout and accessibility of every page", () => {
   let stack: BrowserStack;
@@ -45,7 +39,6 @@ describe("layout and accessibility of every page", () => {
   const person = { email: "ada.with.a.rather.long.address@example.com", password: "ada-password" };
 
   beforeAll(async () => {
-    await mkdir(SHOT_DIR, { recursive: true });
     stack = await startBrowserStack({
       accounts: [person],
       seed: async (db, [account]) => {
@@ -246,7 +239,7 @@ describe("layout and accessibility of every page", () => {
             await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
             const where = `${size.name} (${size.width} px), ${scheme}`;
             for (const problem of await layoutProblems(page)) problems.push(`${where}: ${problem}`);
-            await page.screenshot({ path: path.join(SHOT_DIR, `${target.name}-${size.name}-${scheme}.png`), fullPage: true });
+            await screenshot(page, `layout/${target.name}-${size.name}-${scheme}`, { fullPage: true });
           }
         }
       } finally {
@@ -339,7 +332,7 @@ describe("layout and accessibility of every page", () => {
         const tagBox = await tag.boundingBox();
         expect(tagBox!.x + tagBox!.width).toBeLessThanOrEqual(size.width);
         expect(await tag.getAttribute("title")).toBe(LONG_TAG);
-        await page.screenshot({ path: path.join(SHOT_DIR, `reading-${size.name}.png`), fullPage: true });
+        await screenshot(page, `layout/reading-${size.name}`, { fullPage: true });
 
         await page.goto("/notes");
         const row = page.locator("[data-note-row]").filter({ hasText: "quarterly planning" });
@@ -353,7 +346,7 @@ describe("layout and accessibility of every page", () => {
         await chip.waitFor();
         const chipBox = await chip.boundingBox();
         expect(chipBox!.x + chipBox!.width).toBeLessThanOrEqual(size.width);
-        await page.screenshot({ path: path.join(SHOT_DIR, `reading-list-${size.name}.png`), fullPage: true });
+        await screenshot(page, `layout/reading-list-${size.name}`, { fullPage: true });
       });
     }
   });
@@ -390,7 +383,7 @@ describe("layout and accessibility of every page", () => {
         );
         expect(unnamed).toEqual([]);
         expect(await seriousAxeFindings(page, { include: ".bn-formatting-toolbar" })).toEqual([]);
-        await page.screenshot({ path: path.join(SHOT_DIR, `formatting-toolbar-${scheme}.png`) });
+        await screenshot(page, `layout/formatting-toolbar-${scheme}`);
       });
     }
   });
@@ -414,7 +407,7 @@ describe("layout and accessibility of every page", () => {
         expect(await menu.locator(`[id="${active}"]`).getAttribute("role")).toBe("option");
         expect(await editor.getAttribute("aria-expanded")).toBeNull();
         expect(await seriousAxeFindings(page)).toEqual([]);
-        await page.screenshot({ path: path.join(SHOT_DIR, `slash-menu-${scheme}.png`) });
+        await screenshot(page, `layout/slash-menu-${scheme}`);
         await page.keyboard.press("Escape");
       });
     }

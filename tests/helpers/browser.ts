@@ -85,7 +85,6 @@ export async function startBrowserStack(options: BrowserStackOptions = {}): Prom
     ...options.env,
   });
   const browser = await launchChromium();
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
 
   const messages = () => listOutboxMessages(outboxDir);
   return {
@@ -127,11 +126,16 @@ export async function startBrowserStack(options: BrowserStackOptions = {}): Prom
   };
 }
 
-/** Saves a screenshot under test-results/screenshots (git-ignored) for people to look at. */
-export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
+/**
+ * With SCREENSHOTS=1, saves a screenshot under test-results/screenshots
+ * (git-ignored) for people to look at; otherwise does nothing (a full-page
+ * screenshot costs a loaded machine about half a second).
+ */
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  if (!process.env.SCREENSHOTS) return;
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await mkdir(path.dirname(file), { recursive: true });
   await page.screenshot({ path: file, fullPage: options.fullPage ?? false });
-  return file;
 }
 
 /** Presses an app-wide shortcut once the page has hydrated and listens for it (a key pressed before that does nothing). */
