@@ -150,7 +150,8 @@ describe("editing while an agent writes the same note", () => {
     const cookies = await context.cookies();
     await context.clearCookies();
     await typeAtEnd(" After the session ended.");
-    await page.locator(".alert-error", { hasText: "You have been signed out" }).waitFor();
+    // The save failure's own alert: the list beside the note may say the same in one of its own.
+    await page.locator("#save-failure", { hasText: "You have been signed out" }).waitFor();
     expect(await page.getByTestId("save-status").textContent()).toBe("Not saved");
 
     await context.addCookies(cookies);
