@@ -40,6 +40,16 @@ const STARTED = Buffer.concat([
   message("Z", Buffer.from("I")),
 ]);
 
+/** Everything sent to PGlite, one step after another in the order it came, across connections. */
+let chain = Promise.resolve();
+/** Runs `step` in turn; a failure of PGlite itself ends the process, loudly, rather than leave a client waiting. */
+function inTurn(step: () => Promise<void>): void {
+  chain = chain.then(step).catch((error: unknown) => {
+    process.stderr.write(`pglite-process: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}
+
 let busy = false;
 const server = net.createServer((socket) => {
   if (busy) {
@@ -51,8 +61,6 @@ const server = net.createServer((socket) => {
   socket.setNoDelay(true);
   let pending = Buffer.alloc(0);
   let started = false;
-  // Messages run one after another, in the order they came.
-  let chain = Promise.resolve();
   socket.on("data", (chunk: Buffer) => {
     pending = Buffer.concat([pending, chunk]);
     for (;;) {
@@ -79,17 +87,20 @@ const server = net.createServer((socket) => {
         socket.end();
         return;
       }
-      chain = chain.then(async () => {
+      inTurn(async () => {
         const answer = await pglite.execProtocolRaw(new Uint8Array(frame));
         if (answer.length > 0 && !socket.destroyed) socket.write(answer);
       });
     }
   });
-  const release = () => {
-    busy = false;
-  };
-  socket.on("close", release);
-  socket.on("error", release);
+  // A client gone in the middle of a transaction leaves none open for the next one.
+  socket.once("close", () =>
+    inTurn(async () => {
+      await pglite.query("ROLLBACK");
+      busy = false;
+    }),
+  );
+  socket.on("error", () => socket.destroy());
 });
 
 server.listen(0, "127.0.0.1", () => {

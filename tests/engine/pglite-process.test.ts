@@ -28,7 +28,7 @@ afterEach(() => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-it("serves the data layer over the wire protocol, refuses a second connection, and stops on SIGTERM", async () => {
+it("serves the data layer over the wire protocol, refuses a second connection, rolls back what a client left open, and stops on SIGTERM", async () => {
   const pglite = await openPglite(dataDir);
   await migrateDatabase({ pglite });
   await pglite.close();
@@ -53,6 +53,29 @@ it("serves the data layer over the wire protocol, refuses a second connection, a
     } finally {
       await handle.close();
     }
+
+    // A client gone in the middle of a transaction: the next one finds none open, and nothing of it.
+    const connected = async () => {
+      const client = new pg.Client({ connectionString: url });
+      client.on("error", () => undefined);
+      try {
+        await client.connect();
+        return client;
+      } catch {
+        return null;
+      }
+    };
+    // The data layer's connection is given back once what it left is rolled back.
+    let gone: pg.Client | null = null;
+    await expect.poll(async () => (gone = await connected()) !== null).toBe(true);
+    await gone!.query("BEGIN");
+    await gone!.query("CREATE TABLE left_open (id int)");
+    (gone! as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    let next: pg.Client | null = null;
+    await expect.poll(async () => (next = await connected()) !== null).toBe(true);
+    expect((await next!.query("SELECT to_regclass('left_open') AS found, now() = statement_timestamp() AS outside")).rows).toEqual([{ found: null, outside: true }]);
+    await next!.end();
+
     child.kill("SIGTERM");
     expect(await exited(child)).toBe(0);
   } finally {
