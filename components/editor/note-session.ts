@@ -7,6 +7,7 @@ import type { ChoiceAction } from "@/components/editor/merge-conflicts";
 import { applyToEditor, insertAt, withoutIds } from "@/components/editor/live-merge";
 import { readDraft, removeDraft, writeDraft } from "@/components/editor/note-draft";
 import { randomUuids } from "@/components/editor/random-ids";
+import { typeInto } from "@/components/editor/type-into";
 import { contentToText } from "@/lib/body/content-text";
 import { NOTE_CONTENT_MAX_BYTES, unreadableBlocks, unshowableBody } from "@/lib/body/document";
 import { mergeBody, propDefaultsOf, selfOf } from "@/lib/body/merge";
@@ -89,8 +90,6 @@ export class NoteSession {
   /** One visit to the note in one tab: the history joins a person's saves into one version only within it (see note_revision_record). */
   private readonly sessionId = randomUuids(1)[0]!;
   private editor: NoteBlockEditor | null = null;
-  /** continueTyped put the caret in this editor's body: mounted again at once (React's development mode mounts twice), it takes the focus back. */
-  private typingIn: NoteBlockEditor | null = null;
   /** True while the page itself puts a body into the editor: that is not the person's change. */
   private loading = false;
   private queue: Promise<void> = Promise.resolve();
@@ -295,9 +294,6 @@ export class NoteSession {
   };
 
   editorReady = (editor: NoteBlockEditor) => {
-    // Its selection survives the remount; the focus went to the page when its view was taken down.
-    if (this.typingIn === editor && document.activeElement === document.body) editor.focus();
-    this.typingIn = null;
     this.editor = editor;
     this.dispatch({ type: "editor_ready" });
   };
@@ -436,10 +432,11 @@ export class NoteSession {
   };
 
   /**
-   * What was typed in the new note's draft before this editor existed, put
-   * here with the caret where it was (at the end of its line in the body):
-   * the next key lands here. `titleField` has the title at once, not at
-   * React's next render, so the caret can go where it was.
+   * What was typed in the new note's draft before this editor existed, typed
+   * here again (its Markdown shortcuts make their blocks, as in the editor),
+   * with the caret where it was (at the end of its line in the body, when it
+   * was moved back): the next key lands here. `titleField` has the title at
+   * once, not at React's next render, so the caret can go where it was.
    */
   continueTyped = (typed: TypedDraft, titleField: HTMLTextAreaElement | null) => {
     const { editor } = this;
@@ -447,22 +444,33 @@ export class NoteSession {
       this.editTitle(typed.title);
       if (titleField) titleField.value = typed.title;
     }
-    if (typed.body) {
-      this.loadBody([], typed.body);
-      this.changed({ type: "changed", field: "content" }, TYPING_DELAY_MS);
-    }
-    if (typed.focus === "title" || !editor) {
+    const inBody = typed.focus === "body" && editor !== null;
+    if (!inBody) {
       titleField?.focus();
       // Nothing typed in the title yet: "Untitled" is selected, to be typed over, as on any new note.
       if (typed.title) titleField?.setSelectionRange(typed.selectionStart, typed.selectionEnd);
       else titleField?.select();
-      return;
     }
-    const lines = typed.body.slice(0, typed.selectionStart).split("\n");
-    const block = editor.document[lines.length - 1] ?? editor.document.at(-1);
-    if (block) editor.setTextCursorPosition(block, lines.at(-1) === "" ? "start" : "end");
-    editor.focus();
-    this.typingIn = editor;
+    if (!editor || (!inBody && !typed.body)) return;
+    // Once this moment's mounting is over: React's development mode mounts
+    // the editor's view twice, and the view typed into first would be gone.
+    queueMicrotask(() => {
+      if (typed.body) {
+        this.load(() => {
+          editor.setTextCursorPosition(editor.document[0]!, "start");
+          typeInto(editor, typed.body);
+        });
+        this.changed({ type: "changed", field: "content" }, TYPING_DELAY_MS);
+      }
+      if (!inBody) return;
+      // Typed to the end, the caret is where the typing left it; moved back, at its line's block.
+      if (typed.selectionStart < typed.body.length) {
+        const lines = typed.body.slice(0, typed.selectionStart).split("\n");
+        const block = editor.document[lines.length - 1] ?? editor.document.at(-1);
+        if (block) editor.setTextCursorPosition(block, lines.at(-1) === "" ? "start" : "end");
+      }
+      editor.focus();
+    });
   };
 
   /** The caret at the start of the body. */

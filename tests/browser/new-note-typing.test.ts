@@ -168,6 +168,31 @@ describe("typing straight after New note", () => {
       await expect.poll(async () => (await made()).map((note) => note.title)).toEqual(["One note"]);
     });
 
+    it("Markdown shortcuts typed before its editor came make their blocks, and typing goes on at the end", async () => {
+      const hold = await holdPage();
+      await page.getByRole("button", { name: "New note" }).first().click();
+      await page.keyboard.type("Groceries");
+      await page.keyboard.press("Enter");
+      // As typed into the editor: a heading, two list items, Enter twice to leave the list, then a "/" typed, not obeyed.
+      for (const line of ["# Shopping", "- milk", "- eggs", "", "all / done"]) {
+        if (line !== "# Shopping") await page.keyboard.press("Enter");
+        await page.keyboard.type(line);
+      }
+      await hold.held;
+      hold.release();
+      await hold.stop();
+      await expect.poll(() => page.evaluate(() => document.activeElement?.closest(".bn-editor") !== null)).toBe(true);
+      await page.keyboard.type(" today");
+      const blocks = async () => {
+        const [note] = await made();
+        if (!note) return null;
+        const { body } = await stack.api(`/api/notes/${note.id}`, { token: token() });
+        return (body.note.content as { type: string; content: { text: string }[] }[]).map((block) => `${block.type}: ${block.content.map((part) => part.text).join("")}`);
+      };
+      await expect.poll(blocks).toEqual(["heading: Shopping", "bulletListItem: milk", "bulletListItem: eggs", "paragraph: all / done today"]);
+      expect(await page.locator(".bn-suggestion-menu").count()).toBe(0);
+    });
+
     it("left through a link before its page came, untouched, it leaves nothing behind", async () => {
       const hold = await holdPage();
       await page.getByRole("button", { name: "New note" }).first().click();
