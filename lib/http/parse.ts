@@ -50,14 +50,27 @@ export function parseQuery<S extends z.ZodObject>(req: Request, schema: S): z.ou
   const refused: Record<string, string[]> = {};
   const accepted = Object.keys(schema.shape);
   for (const [name, value] of new URL(req.url).searchParams) {
+    // Every value of a name, though only the first is taken.
     if (UNSTORABLE.test(name) || UNSTORABLE.test(value)) refused[name] = [UNSTORABLE_MESSAGE];
     else if (!accepted.includes(name)) refused[name] = [unknownNameMessage("parameter", accepted)];
     if (!(name in params)) params[name] = value;
   }
+  return parseQueryValues(schema, params, refused);
+}
+
+/**
+ * Validates query values given as values (an MCP call's arguments) as
+ * parseQuery validates a URL's: a name or string value no PostgreSQL text can
+ * hold is a 400 naming it, before the schema.
+ */
+export function parseQueryValues<S extends z.ZodObject>(schema: S, values: Record<string, unknown>, refused: Record<string, string[]> = {}): z.output<S> {
+  for (const [name, value] of Object.entries(values)) {
+    if (UNSTORABLE.test(name) || (typeof value === "string" && UNSTORABLE.test(value))) refused[name] = [UNSTORABLE_MESSAGE];
+  }
   if (Object.keys(refused).length > 0) {
     throw new AppError("INVALID_QUERY", { fields: fieldDetails(refused) });
   }
-  const parsed = schema.safeParse(params);
+  const parsed = schema.safeParse(values);
   if (!parsed.success) throw validationError("INVALID_QUERY", parsed.error);
   return parsed.data;
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CONTENT_LIMITS, contentLimitViolation } from "@/lib/body/content-limits";
-import { isStorableJson, storableText, toPlainJson, UNSTORABLE_MESSAGE } from "@/lib/db/storable-text";
+import { isStorableJson, storableText, toPlainJson, toStorableString, UNSTORABLE_MESSAGE } from "@/lib/db/storable-text";
 import { decodeCursor } from "@/lib/notes/cursor";
 import { SETTING_KEYS, SETTINGS_SHAPE } from "@/lib/notes/settings";
 import { ZTagSchema } from "@/lib/tags/schemas";
@@ -83,7 +83,8 @@ export const ZNotesPageQuerySchema = z.object({
   q: z
     .preprocess((value) => {
       const text = firstOf(value);
-      return typeof text === "string" ? text.slice(0, SEARCH_MAX).trim() : text;
+      // What the search box sends, as the browser's saves take text: a NUL dropped, an unpaired surrogate replaced.
+      return typeof text === "string" ? toStorableString(text.slice(0, SEARCH_MAX)).trim() : text;
     }, ZListNotesQuerySchema.shape.search)
     .catch(undefined),
   tag: z.preprocess(firstOf, ZListNotesQuerySchema.shape.tagId).catch(undefined),

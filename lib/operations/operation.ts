@@ -5,7 +5,7 @@ import { agentAuthor, type RevisionAuthor } from "@/lib/db/author";
 import type { Db, Transaction } from "@/lib/db/client";
 import { accountWrite, writeTransaction } from "@/lib/db/transaction";
 import { jsonResponse, jsonTextResponse, methodNotAllowedError, toErrorResponse, validationError } from "@/lib/errors";
-import { markdownResponse, NO_QUERY, parseId, parseJsonBody, parseQuery, type InvalidIdCode } from "@/lib/http/parse";
+import { markdownResponse, NO_QUERY, parseId, parseJsonBody, parseQuery, parseQueryValues, type InvalidIdCode } from "@/lib/http/parse";
 import { idempotent, readIdempotencyKey } from "@/lib/idempotency/idempotency";
 import { versionFromIfMatch } from "@/lib/notes/etag";
 
@@ -223,7 +223,7 @@ export function parseOperationInput(
   given: { ids?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; condition?: () => number | undefined },
 ): OperationInput {
   const params = Object.fromEntries(Object.entries(op.ids ?? {}).map(([name, code]) => [name, parseId(typeof given.ids?.[name] === "string" ? given.ids[name] : "", code)]));
-  const query = op.query ? parseWith(op.query, asQuery(given.query ?? {}), "INVALID_QUERY") : undefined;
+  const query = op.query ? parseQueryValues(op.query, asQuery(given.query ?? {})) : undefined;
   const body = op.body ? parseWith(op.body, given.body, "INVALID_BODY") : undefined;
   const ifVersion = op.condition ? given.condition?.() : undefined;
   return { params, query, body, ifVersion };

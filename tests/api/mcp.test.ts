@@ -384,6 +384,10 @@ describe.each(TEST_DB_KINDS)("MCP endpoint /api/mcp (%s)", (kind) => {
       ["get_note", { id: "4b1c1a5e-0d7a-4c38-9d0e-6c1f3b2a9e10", format: "html" }, "Invalid query parameters", "format"],
       ["search_notes", { limit: 0 }, "Invalid query parameters", "limit"],
       ["search_notes", { tagId: "not-a-uuid" }, "Invalid query parameters", "tagId"],
+      // As REST refuses %00: no PostgreSQL text holds a NUL.
+      ["search_notes", { search: "a\u0000" }, "Invalid query parameters", "search"],
+      ["search_notes", { search: "\ud800" }, "Invalid query parameters", "search"],
+      ["list_trash", { cursor: "\u0000" }, "Invalid query parameters", "cursor"],
       ["create_tag", { name: "" }, "Invalid request body", "name"],
     ];
     for (const [name, args, error, field] of cases) {

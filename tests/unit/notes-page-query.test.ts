@@ -21,6 +21,12 @@ describe("the notes page's query string", () => {
     expect(ZNotesPageQuerySchema.parse(params)).toEqual(expected);
   });
 
+  it("drops a NUL from a search and replaces an unpaired surrogate, as the browser's saves do (no database text holds them)", () => {
+    expect(ZNotesPageQuerySchema.parse({ q: "pla\u0000ns" }).q).toBe("plans");
+    expect(ZNotesPageQuerySchema.parse({ q: "a\ud800" }).q).toBe("a\ufffd");
+    expect(ZNotesPageQuerySchema.parse({ q: "\u0000" }).q).toBe("");
+  });
+
   it("cuts a search pasted past the API's limit instead of dropping it", () => {
     expect(ZNotesPageQuerySchema.parse({ q: "x".repeat(1200) }).q).toHaveLength(1000);
   });
