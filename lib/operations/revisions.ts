@@ -1,11 +1,11 @@
 import { defineOperation, type Answer } from "@/lib/operations/operation";
-import { FORMAT_ARGUMENT, noteAnswer } from "@/lib/operations/notes";
+import { noteAnswer } from "@/lib/operations/notes";
 import { CONVERSION_OVER_BUDGET, CONVERSION_QUEUE_FULL, noteModified } from "@/lib/operations/responses";
 import { preferredMediaType } from "@/lib/http/parse";
-import { ZNoteFormatQuerySchema, ZNoteResponseSchema } from "@/lib/notes/schemas";
+import { ZNoteResponseSchema } from "@/lib/notes/schemas";
 import { restoreRevision } from "@/lib/revisions/mutations";
 import { getRevisionOrThrow, listRevisions, revisionMarkdown } from "@/lib/revisions/queries";
-import { ZListRevisionsQuerySchema, ZRevisionListResponseSchema, ZRevisionResponseSchema } from "@/lib/revisions/schemas";
+import { ZListRevisionsQuerySchema, ZRevisionFormatQuerySchema, ZRevisionListResponseSchema, ZRevisionResponseSchema } from "@/lib/revisions/schemas";
 
 const REVISION_IDS = { id: "INVALID_NOTE_ID", revisionId: "INVALID_REVISION_ID" } as const;
 const NO_REVISION = { body: null, description: "No such note, or no such revision of it" };
@@ -38,7 +38,7 @@ export const getRevisionOperation = defineOperation({
   description:
     "The note as it was at one revision: title, content (block ids included), contentText, tags and pin, exactly as stored at that version whichever of them the write changed; as Markdown with Accept: text/markdown or ?format=markdown.",
   ids: REVISION_IDS,
-  query: ZNoteFormatQuerySchema,
+  query: ZRevisionFormatQuerySchema,
   responses: {
     200: { body: ZRevisionResponseSchema, markdown: true },
     404: NO_REVISION,
@@ -49,7 +49,7 @@ export const getRevisionOperation = defineOperation({
     title: "Read a note's revision",
     description: "Read a note as it was at one revision (from list_revisions): as Markdown by default (title as the first `# ` heading), or as JSON with its blocks.",
     readOnly: true,
-    describe: { format: FORMAT_ARGUMENT },
+    describe: { format: "markdown (default): the revision as Markdown, title as the first `# ` heading; json: the revision as the REST API returns it, with its blocks." },
     defaults: { format: "markdown" },
   },
   run: async ({ userId, db, req }, { params, query: { format } }) => {

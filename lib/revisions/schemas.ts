@@ -62,3 +62,11 @@ export const ZRevisionListResponseSchema = z.object({
 export type TRevisionList = z.infer<typeof ZRevisionListResponseSchema>;
 
 export const ZRevisionResponseSchema = z.object({ revision: ZRevisionSchema });
+
+/** How GET /api/notes/{id}/revisions/{revisionId} answers: JSON by default, or Markdown (also chosen by `Accept: text/markdown`). */
+export const ZRevisionFormatQuerySchema = z.object({
+  format: z
+    .enum(["json", "markdown"])
+    .optional()
+    .meta({ description: "json (default) or markdown; overrides the Accept header. Markdown has the revision's title as its first `# ` heading." }),
+});

@@ -126,6 +126,11 @@ describe.each(TEST_DB_KINDS)("revisions: /api/notes/{id}/revisions and the MCP h
       expect(bad.status, query).toBe(400);
       expect(bad.body).toEqual({ error: "Invalid query parameters", details: expect.any(Object) });
     }
+    // A revision has no block outline to address: format is json or markdown only, on REST and MCP alike.
+    const outline = await stack.api(`/api/notes/${id}/revisions/${revision.id}?format=blocks`, { token: owner.token() });
+    expect(outline.status).toBe(400);
+    expect(outline.body).toMatchObject({ error: "Invalid query parameters", details: { fieldErrors: { format: expect.any(Array) } } });
+    expect((await mcp(owner, "get_revision", { id, revisionId: revision.id, format: "blocks" })).structuredContent).toMatchObject({ status: 400, error: "Invalid query parameters" });
     expect((await stack.api(`/api/notes/${id}/revisions`, { method: "POST", token: owner.token() })).status).toBe(405);
     expect((await stack.api(`/api/notes/${id}/revisions`)).status).toBe(401);
 
