@@ -26,7 +26,8 @@ Secrets are printed alone on stdout, so key=$(npm run -s identity -- user add a@
 Messages go to stderr. Exit codes: 0 ok, 1 failure, 2 usage error.
 
 Environment:
-  IDENTITY_DATA_DIR           State and server secret (default ./.data/identity)
+  IDENTITY_DATA_DIR           State and server secret (default <NOTES_DATA_DIR>/identity,
+                              with NOTES_DATA_DIR default ./.data)
   IDENTITY_TOKEN_TTL_SECONDS  Session token lifetime (default 300)
   PORT                        Port for serve when --port is not given
 `;

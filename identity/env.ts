@@ -11,6 +11,8 @@ const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 
 const ZIdentityEnvSchema = z.object({
   IDENTITY_DATA_DIR: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** The app's data folder: the identity service's state is in its `identity` folder unless IDENTITY_DATA_DIR says otherwise, as `npm run dev` keeps it. */
+  NOTES_DATA_DIR: z.preprocess(emptyAsUndefined, z.string().optional()),
   IDENTITY_TOKEN_TTL_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().positive().optional()),
   IDENTITY_API_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
   AGENT_CONFIG_DIR: z.preprocess(emptyAsUndefined, z.string().optional()),
@@ -39,7 +41,7 @@ export function readIdentityEnv(env: NodeJS.ProcessEnv = process.env): TIdentity
   }
   const values = parsed.data;
   return {
-    dataDir: path.resolve(values.IDENTITY_DATA_DIR ?? "./.data/identity"),
+    dataDir: path.resolve(values.IDENTITY_DATA_DIR ?? path.join(values.NOTES_DATA_DIR ?? ".data", "identity")),
     tokenTtlSeconds: values.IDENTITY_TOKEN_TTL_SECONDS,
     apiUrl: values.IDENTITY_API_URL ?? DEFAULT_IDENTITY_API_URL,
     agentConfigDir: path.resolve(values.AGENT_CONFIG_DIR ?? path.join(os.homedir(), ".config", "notes-agent")),
