@@ -43,7 +43,7 @@ export const noteAnswer =
   ({ note, version }: VersionedNote): Answer => ({ status, body: { note }, headers: { ETag: noteEtag(version) } });
 
 /** The format argument as MCP tools describe it: Markdown is their default. */
-export const FORMAT_ARGUMENT =
+const FORMAT_ARGUMENT =
   "markdown (default): the note as Markdown, title as the first `# ` heading; json: the note as the REST API returns it; blocks: each block as { id, type, text } (headings with level, nested children), the ids edit_note addresses blocks by.";
 
 export const listNotesOperation = defineOperation({
