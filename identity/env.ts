@@ -33,7 +33,7 @@ export const DEFAULT_PORT = 4000;
 
 class EnvError extends Error {}
 
-export function readIdentityEnv(env: NodeJS.ProcessEnv = process.env): TIdentityEnv {
+export function readIdentityEnv(env: Record<string, string | undefined> = process.env): TIdentityEnv {
   const parsed = ZIdentityEnvSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
