@@ -200,7 +200,7 @@ export const ZNoteListResponseSchema = z.object({
 // edit runs (lib/notes/edits.ts).
 
 const EDIT_OPERATIONS_MAX = 100;
-const ZBlockIdSchema = z.string().min(1).max(200).meta({ description: "A block's id, from the note's content or GET ?format=blocks." });
+const ZBlockIdSchema = storableText().min(1).max(200).meta({ description: "A block's id, from the note's content or GET ?format=blocks." });
 /** New blocks as BlockNote JSON, held to content's limits; a block without an id (or with one the note uses) gets a new one. */
 const ZBlocksSchema = z
   .array(z.looseObject({ type: z.string().min(1) }))
@@ -223,7 +223,7 @@ const oneSource = {
   params: { message: "Give blocks or markdown, exactly one", path: ["markdown"] },
 };
 const ZSectionSchema = {
-  heading: z.string().min(1).max(NOTE_TITLE_MAX).meta({ description: "The section's heading text, exactly (surrounding spaces aside)." }),
+  heading: storableText().min(1).max(NOTE_TITLE_MAX).meta({ description: "The section's heading text, exactly (surrounding spaces aside)." }),
   level: z.number().int().min(1).max(6).optional().meta({ description: "The heading's level, when several headings read the same." }),
 };
 
@@ -265,7 +265,7 @@ const ZEditOperationSchema = z.discriminatedUnion("op", [
     .object({
       op: z.literal("update_block"),
       blockId: ZBlockIdSchema,
-      type: z.string().min(1).max(100).optional().meta({ description: "A new block type." }),
+      type: storableText().min(1).max(100).optional().meta({ description: "A new block type." }),
       props: z
         .record(z.string(), z.unknown())
         .refine(isStorableJson, { message: UNSTORABLE_MESSAGE })

@@ -255,6 +255,9 @@ describe.each(TEST_DB_KINDS)("targeted edits: POST /api/notes/{id}/edits (%s)", 
     ["empty title", { operations: [{ op: "set_title", title: "  " }] }],
     ["tag id not a UUID", { operations: [{ op: "add_tags", tagIds: ["x"] }] }],
     ["NUL in text", { operations: [{ op: "append", markdown: "a\u0000b" }] }],
+    ["NUL in a block id", { operations: [{ op: "delete_block", blockId: "a\u0000" }] }],
+    ["NUL in a heading", { operations: [{ op: "insert_after_section", heading: "a\u0000", markdown: "x" }] }],
+    ["an unpaired surrogate in a block type", { operations: [{ op: "update_block", blockId: "a", type: "\ud800" }] }],
     ["too many operations", { operations: Array.from({ length: 101 }, () => ({ op: "set_title", title: "x" })) }],
   ])("%s is a 400 with details", async (_name, body) => {
     const user = stack.freshUser();

@@ -32,6 +32,8 @@ describe.each(TEST_DB_KINDS)("/api/notes/{id} (%s)", (kind) => {
       // Any representation: the version is the same.
       const asMarkdown = await stack.api(`/api/notes/${note.id}?format=markdown`, { token: user.token(), headers: { "if-none-match": `"v0", ${etag}` } });
       expect(asMarkdown.status).toBe(304);
+      // Compared weakly, as RFC 9110 says for If-None-Match: a cache that marked the tag weak still holds this version.
+      expect((await stack.api(`/api/notes/${note.id}`, { token: user.token(), headers: { "if-none-match": `W/${etag}` } })).status).toBe(304);
 
       await stack.api(`/api/notes/${note.id}`, { method: "PATCH", token: user.token(), json: { contentText: "v2" } });
       const changed = await stack.api(`/api/notes/${note.id}`, { token: user.token(), headers: { "if-none-match": etag } });
