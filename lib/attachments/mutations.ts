@@ -48,8 +48,8 @@ export async function storeAttachment(
 
 function serializeAttachment(row: { id: string; name: string; contentType: string; size: number; createdAt: Date }): TAttachment {
   const url = attachmentUrl(row.id);
-  // Brackets and backslashes would end the Markdown link's text early.
-  const label = row.name.replace(/[[\]\\]/g, "");
+  // The name as written: what Markdown would read as syntax in a link's text (emphasis, code, brackets, HTML, entities) is escaped.
+  const label = row.name.replace(/[\\`*_[\]<>&~]/g, "\\$&");
   return {
     id: row.id,
     name: row.name,

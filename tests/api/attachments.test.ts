@@ -71,6 +71,13 @@ describe.each(TEST_DB_KINDS)("attachments: POST /api/attachments, GET /api/attac
     const res = await fetchAttachment(user, attachment.url);
     expect(res.headers.get("content-disposition")).toBe("attachment; filename*=UTF-8''minutes.md");
     expect(await res.text()).toBe("# Minutes\n\n- ship it\n");
+
+    // A name with Markdown's syntax in it reads as written in the note the link goes into.
+    const name = "émoji *bold* _x_ [draft] `v2` <b>&amp; ~~old~~.txt";
+    const odd = await uploaded(user, "notes", "text/plain", `?name=${encodeURIComponent(name)}`);
+    expect(odd.name).toBe(name);
+    const note = (await stack.api("/api/notes", { method: "POST", token: user.token(), json: { title: "Files", contentMarkdown: odd.markdown } })).body.note;
+    expect(note.content[0].content).toEqual([{ type: "link", href: odd.url, content: [{ type: "text", text: name, styles: {} }] }]);
   });
 
   it.each([
