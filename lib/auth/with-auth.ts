@@ -5,7 +5,7 @@ import { appOrigin, isAllowedMcpOrigin, isCrossOrigin } from "@/lib/auth/origin"
 import { getEnv } from "@/lib/env";
 import { findOAuthAccess, mcpChallenge, mcpResource } from "@/lib/auth/oauth";
 import { noteRequestAccount } from "@/lib/server/request-log";
-import { crossOriginError, NO_STORE, toErrorResponse } from "@/lib/errors";
+import { crossOriginError, NO_STORE, requestIdFor, toErrorResponse } from "@/lib/errors";
 import { findUncountedUser, findUserLimitingRequests, limitApiRequests, type LimitedUser } from "@/lib/auth/api-rate-limit";
 
 /** What Next.js passes a route handler as its second argument (params is a Promise in Next 16). */
@@ -86,7 +86,7 @@ export function createWithAuth(deps: WithAuthDeps) {
         limitHeaders = identified.limitHeaders;
         const [params, db] = await Promise.all([ctx.params, deps.getDb()]);
         const response = await handler({ req, params, user: identified.user, db });
-        return withHeaders(response, { ...cacheDefault(response), ...limitHeaders });
+        return withHeaders(response, { ...cacheDefault(response), ...limitHeaders, "X-Request-Id": requestIdFor(req) });
       } catch (err) {
         const response = withHeaders(toErrorResponse(err, req), limitHeaders);
         // MCP clients start (or renew) their OAuth authorization from this challenge.

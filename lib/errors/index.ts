@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { isDatabaseUnavailable, isWriteConflict, postgresCode } from "@/lib/errors/database";
 import { log } from "@/lib/log";
+import { requestIdOf } from "@/lib/server/request-log";
 
 /**
  * The challenge of a 401 (RFC 9110's WWW-Authenticate): the token goes in the
@@ -247,15 +248,27 @@ export function isUnavailable(err: unknown): boolean {
 }
 
 /**
- * Header carrying each request's id. The server (scripts/serve.ts) sets it on
+ * Header carrying each request's id. The servers set it on
  * every request and response; a 500 logs it and names it in its body, so a
  * caller's report leads to the log line.
  */
 export const REQUEST_ID_HEADER = "x-request-id";
 
-/** The request's id as the server assigned it; a fresh one when the app runs without it. */
-function requestIdOf(req: Request | undefined): string {
-  return req?.headers.get(REQUEST_ID_HEADER) ?? randomUUID();
+const assignedIds = new WeakMap<Request, string>();
+
+/**
+ * The id a request is answered under (X-Request-Id) and named by in logs and
+ * 500s: the one the server set on it, or the caller's when sane; otherwise one
+ * made for it (`next dev` sets none), the same for every ask of one request.
+ */
+export function requestIdFor(req: Request | undefined): string {
+  if (!req) return randomUUID();
+  let id = assignedIds.get(req);
+  if (id === undefined) {
+    id = requestIdOf(req.headers.get(REQUEST_ID_HEADER));
+    assignedIds.set(req, id);
+  }
+  return id;
 }
 
 export type ErrorParts = { status: number; headers: Record<string, string>; body: Record<string, unknown> };
@@ -267,12 +280,12 @@ export type ErrorParts = { status: number; headers: Record<string, string>; body
 export function toErrorParts(err: unknown, req?: Request): ErrorParts {
   const parts = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): ErrorParts => ({
     status,
-    headers: { ...NO_STORE, ...headers },
+    headers: { ...NO_STORE, ...(req ? { "X-Request-Id": requestIdFor(req) } : {}), ...headers },
     body,
   });
   if (err instanceof AppError) {
     if (err.status < 500) return parts(err.status, { error: err.userMessage, ...err.fields }, err.headers);
-    const requestId = requestIdOf(req);
+    const requestId = requestIdFor(req);
     log.error("request.failed", { requestId, code: err.code, cause: describe(err.cause) });
     // Every 503 says when to come back.
     const retry: Record<string, string> = err.status === 503 ? { "Retry-After": String(RETRY_AFTER_SECONDS) } : {};
@@ -280,7 +293,7 @@ export function toErrorParts(err: unknown, req?: Request): ErrorParts {
     const body = err.code === "SERVER_CONFIG_ERROR" ? { error: err.userMessage } : { error: err.userMessage, ...err.fields, requestId };
     return parts(err.status, body, { ...retry, ...err.headers, "X-Request-Id": requestId });
   }
-  const requestId = requestIdOf(req);
+  const requestId = requestIdFor(req);
   if (isDatabaseUnavailable(err) || isWriteConflict(err)) {
     log.error("database.unavailable", { requestId, code: postgresCode(err), cause: describe(err) });
     const unavailable = unavailableError(err);

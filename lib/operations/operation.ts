@@ -4,7 +4,7 @@ import { withAuth, type RouteContext } from "@/lib/auth/with-auth";
 import { agentAuthor, type RevisionAuthor } from "@/lib/db/author";
 import type { Db, Transaction } from "@/lib/db/client";
 import { accountWrite, writeTransaction } from "@/lib/db/transaction";
-import { jsonResponse, jsonTextResponse, methodNotAllowedError, toErrorResponse, validationError } from "@/lib/errors";
+import { jsonResponse, jsonTextResponse, methodNotAllowedError, requestIdFor, toErrorResponse, validationError } from "@/lib/errors";
 import { markdownResponse, NO_QUERY, parseId, parseJsonBody, parseQuery, parseQueryValues, type InvalidIdCode } from "@/lib/http/parse";
 import { idempotent, readIdempotencyKey } from "@/lib/idempotency/idempotency";
 import { versionFromIfMatch } from "@/lib/notes/etag";
@@ -327,7 +327,9 @@ export function definePublicOperation(definition: Omit<ApiRoute, "public" | "que
   const { run, ...route } = definition;
   const handle = async (req: Request): Promise<Response> => {
     try {
-      return await run(req);
+      const response = await run(req);
+      response.headers.set("X-Request-Id", requestIdFor(req));
+      return response;
     } catch (err) {
       return toErrorResponse(err, req);
     }

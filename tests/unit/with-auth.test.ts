@@ -168,6 +168,25 @@ describe("withAuth", () => {
     expect(res500.headers.get("cache-control")).toBe("no-store");
   });
 
+  it("answers every request with its X-Request-Id, even where no server set one (next dev): the caller's when sane, else one made for it", async () => {
+    const withAuth = createWithAuth({
+      verify: async () => ({ ok: true, email: "ada@example.com" }),
+      getDb: async () => handle.db,
+      getPartnerKey: () => "pk",
+      getAppUrl: () => "https://notes.example.com",
+    });
+    const ok = withAuth(async () => Response.json({ ok: true }));
+    const idOf = async (headers: Record<string, string>) =>
+      (await ok(new Request("http://localhost/api/notes", { headers: { "x-session-token": "t", ...headers } }), ctx)).headers.get("x-request-id");
+    expect(await idOf({ "x-request-id": "my-req-1" })).toBe("my-req-1");
+    expect(await idOf({})).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await idOf({ "x-request-id": "bad id\twith spaces" })).toMatch(/^[0-9a-f-]{36}$/);
+    // Refused before the handler: the same id in the header as in a 500's body would be.
+    const refused = await ok(new Request("http://localhost/api/notes", { headers: { "x-request-id": "req-7" } }), ctx);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("x-request-id")).toBe("req-7");
+  });
+
   it("counts each authenticated request against the user's budget and sends RateLimit headers, then 429 with Retry-After", async () => {
     captureStderr();
     const env = { API_RATE_LIMIT: 2, API_RATE_LIMIT_WINDOW: 60 } as Parameters<typeof limitApiRequests>[2];
