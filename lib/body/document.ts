@@ -45,6 +45,26 @@ function paragraphOf(text: string): Block {
   return { type: "paragraph", content: text };
 }
 
+/** No body but its text: no content, or an empty list of blocks. */
+export const isEmptyBody = (content: unknown): boolean => content === undefined || content === null || (Array.isArray(content) && content.length === 0);
+
+/**
+ * The blocks a body stands for: its own, or, for a note given only its text,
+ * a paragraph per line of the text, as the editor opens such a note. Each of
+ * those has the id `line-<n>`, so an outline read and an edit of the same
+ * text name the same blocks. Any other JSON (not a list) is as it is: no blocks.
+ */
+export function bodyBlocks(content: unknown, contentText: string): unknown {
+  if (!isEmptyBody(content) || contentText === "") return content ?? [];
+  return contentText.split("\n").map((line, index) => ({
+    id: `line-${index + 1}`,
+    type: "paragraph",
+    props: { backgroundColor: "default", textColor: "default", textAlignment: "left" },
+    content: line === "" ? [] : [{ type: "text", text: line, styles: {} }],
+    children: [],
+  }));
+}
+
 /** Why the body is shown as its text when the editor refused its blocks (`err`, what it threw). */
 export function unreadableBlocks(err: unknown): string {
   return `the editor could not read the blocks (${err instanceof Error ? err.message : String(err)})`;

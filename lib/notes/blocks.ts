@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { blockContentKind, blockHasProp, partialBlockProblem, partialContentProblem, partialPropsProblem } from "@/lib/body/block-shape";
 import { contentToText, inlineText } from "@/lib/body/content-text";
+import { bodyBlocks } from "@/lib/body/document";
 import type { Db } from "@/lib/db/client";
 import { getNoteOrThrow } from "@/lib/notes/queries";
 import type { TBlockOutline, TNoteBlocksResponse } from "@/lib/notes/schemas";
@@ -384,5 +385,5 @@ export async function getNoteBlocksOrThrow(
   { id, userId }: { id: string; userId: string },
 ): Promise<{ body: TNoteBlocksResponse; version: number }> {
   const { note, version } = await getNoteOrThrow(db, { id, userId });
-  return { body: { note: { id: note.id, title: note.title, updatedAt: note.updatedAt, tags: note.tags }, blocks: blockOutline(note.content) }, version };
+  return { body: { note: { id: note.id, title: note.title, updatedAt: note.updatedAt, tags: note.tags }, blocks: blockOutline(bodyBlocks(note.content, note.contentText)) }, version };
 }

@@ -4,6 +4,7 @@
  * transaction opens) and its Markdown read back.
  */
 import type { Db } from "@/lib/db/client";
+import { bodyBlocks, isEmptyBody } from "@/lib/body/document";
 import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError, noteMarkdown, withoutTitleLine } from "@/lib/body/markdown";
 import { AppError, fieldDetails, noteNotFound } from "@/lib/errors";
 import { NOTE_TAGS_INCLUDE } from "@/lib/notes/serialize";
@@ -34,6 +35,8 @@ export async function resolveMarkdownBody<T extends NoteBody>(input: T & { deriv
   const { contentMarkdown, ...rest } = input;
   if (contentMarkdown === undefined) {
     if (rest.content === undefined) return rest;
+    // A body of text alone: its Markdown is rendered from the text on its first Markdown read.
+    if (isEmptyBody(rest.content)) return { ...rest, derivedMarkdown: null };
     return { ...rest, derivedMarkdown: await contentToMarkdown(rest.content) };
   }
   // The note's whole Markdown, as read, writes back as it was: its title line is the title, not a block.
@@ -129,7 +132,7 @@ function renderStoredMarkdown(db: Db, { id, userId, version }: { id: string; use
   const task = (async () => {
     const stored = await db.note.findFirst({ where: { id, userId, version }, select: { content: true, contentText: true } });
     if (!stored) return undefined;
-    const rendered = await contentToMarkdown(stored.content);
+    const rendered = await contentToMarkdown(bodyBlocks(stored.content, stored.contentText));
     if (rendered === null) return stored.contentText;
     await db.note.updateMany({ where: { id, userId, version, contentMarkdown: null }, data: { contentMarkdown: rendered } });
     return rendered;

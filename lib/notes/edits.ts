@@ -2,6 +2,7 @@ import { Prisma, queryRows, type Db, type DbClient } from "@/lib/db/client";
 import { ownedRow } from "@/lib/db/owner";
 import { accountWrite, writeTransaction } from "@/lib/db/transaction";
 import { contentLimitViolation } from "@/lib/body/content-limits";
+import { bodyBlocks } from "@/lib/body/document";
 import { contentToText } from "@/lib/body/content-text";
 import { contentToMarkdown, convertMarkdownBody, MarkdownConversionError } from "@/lib/body/markdown";
 import { AppError, fieldDetails } from "@/lib/errors";
@@ -186,9 +187,10 @@ function applyOperations(note: NoteState, prepared: Prepared[]): Change {
       return;
     }
     if (blocks === undefined) {
-      // A body that is not a list of blocks (any JSON the API stored) has no blocks to edit.
-      if (!Array.isArray(note.content)) throw editFailed(index, op, "the note's content is not a list of blocks");
-      blocks = blocksOf(note.content);
+      // A note given only its text is edited as its lines' paragraphs; a body that is not a list of blocks (any JSON the API stored) has none.
+      const body = bodyBlocks(note.content, note.contentText);
+      if (!Array.isArray(body)) throw editFailed(index, op, "the note's content is not a list of blocks");
+      blocks = blocksOf(body);
     }
     try {
       blocks = applyToBlocks(blocks, op, given ?? [], index);

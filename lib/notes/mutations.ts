@@ -1,4 +1,5 @@
 import { Prisma, queryRows, type Db, type DbClient, type Transaction } from "@/lib/db/client";
+import { isEmptyBody } from "@/lib/body/document";
 import { ownedBy, ownedRow } from "@/lib/db/owner";
 import { accountWrite, writeTransaction } from "@/lib/db/transaction";
 import { AppError, noteNotFound } from "@/lib/errors";
@@ -80,7 +81,7 @@ export async function insertNote(
   const [inserted] = await queryRows<{ id: string; version: number; note: string }>(tx, Prisma.sql`
     INSERT INTO notes AS n (id, user_id, title, content, content_text, content_markdown, version, created_at, updated_at${settingColumnsSql()})
     SELECT ${noteId}, ${userId}::uuid, ${input.title},
-      ${JSON.stringify(input.content ?? [])}::jsonb, ${input.contentText ?? ""}, ${input.content === undefined ? "" : (input.derivedMarkdown ?? null)},
+      ${JSON.stringify(input.content ?? [])}::jsonb, ${input.contentText ?? ""}, ${isEmptyBody(input.content) ? null : (input.derivedMarkdown ?? null)},
       ${keep?.version ?? 1}, ${keep?.createdAt ?? now}, ${keep?.updatedAt ?? now}${settingValuesSql(input)}
     ${givenId ? Prisma.sql`WHERE NOT EXISTS (SELECT 1 FROM trashed_notes t WHERE t.id = ${givenId}::uuid) ON CONFLICT (id) DO NOTHING` : Prisma.empty}
     RETURNING n.id::text AS id, n.version, ${NOTE_JSON}::text AS note`);
@@ -181,7 +182,12 @@ export async function writeNoteUpdate(
     input.title === undefined ? null : Prisma.sql`title = ${input.title}`,
     input.content === undefined ? null : Prisma.sql`content = ${contentSql(input.content, keptBlocks)}`,
     input.contentText === undefined ? null : Prisma.sql`content_text = ${input.contentText}`,
-    input.derivedMarkdown === undefined ? null : Prisma.sql`content_markdown = ${input.derivedMarkdown}`,
+    input.derivedMarkdown !== undefined
+      ? Prisma.sql`content_markdown = ${input.derivedMarkdown}`
+      : // The text of a note with no blocks is its body: its Markdown is rendered again on the next Markdown read.
+        input.contentText === undefined
+        ? null
+        : Prisma.sql`content_markdown = CASE WHEN n.content = '[]'::jsonb THEN NULL ELSE n.content_markdown END`,
     ...settingEqualsSql(input),
     Prisma.sql`updated_at = ${new Date()}`,
     Prisma.sql`version = version + 1`,

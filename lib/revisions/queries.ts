@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { contentToText } from "@/lib/body/content-text";
+import { bodyBlocks } from "@/lib/body/document";
 import { contentToMarkdown, noteMarkdown } from "@/lib/body/markdown";
 import { AppError, noteNotFound } from "@/lib/errors";
 import { SETTINGS_SELECT, settingsOf, type RecordedSettings } from "@/lib/notes/settings";
@@ -249,5 +250,5 @@ export async function getRevisionOrThrow(
  * body that is not BlockNote JSON reads as its text.
  */
 export async function revisionMarkdown(revision: TRevision): Promise<string> {
-  return noteMarkdown(revision.title, (await contentToMarkdown(revision.content)) ?? revision.contentText);
+  return noteMarkdown(revision.title, (await contentToMarkdown(bodyBlocks(revision.content, revision.contentText))) ?? revision.contentText);
 }

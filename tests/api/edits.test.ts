@@ -37,6 +37,44 @@ describe.each(TEST_DB_KINDS)("targeted edits: POST /api/notes/{id}/edits (%s)", 
     paragraph("Friday may slip", { backgroundColor: "yellow" }),
   ];
 
+  it("a note given only its text is its lines' paragraphs: in its outline, its Markdown and its edits, which keep every line", async () => {
+    const user = stack.freshUser();
+    // As the README's first example makes one: no blocks, only text, Markdown's syntax in it read literally.
+    const note = await create(user, { title: "Groceries", contentText: "milk, eggs\n\n# not a *heading*" });
+    const outline = await stack.api(`/api/notes/${note.id}?format=blocks`, { token: user.token() });
+    expect(outline.body.blocks).toEqual([
+      { id: "line-1", type: "paragraph", text: "milk, eggs" },
+      { id: "line-2", type: "paragraph", text: "" },
+      { id: "line-3", type: "paragraph", text: "# not a *heading*" },
+    ]);
+    const asMarkdown = await markdown(user, note.id);
+    expect(asMarkdown).toContain("milk, eggs");
+    // Written back as read, the text stays text: the same lines, as blocks now.
+    const back = await stack.api(`/api/notes/${note.id}`, { method: "PATCH", token: user.token(), json: { contentMarkdown: asMarkdown } });
+    expect(back.body.note.contentText).toBe("milk, eggs\n# not a *heading*");
+    expect(back.body.note.content.map((block: Block) => block.type)).toEqual(["paragraph", "paragraph", "paragraph"]);
+
+    const other = await create(user, { title: "List", contentText: "milk, eggs\ncoffee" });
+    const appended = await edited(user, other.id, [{ op: "append", markdown: "- bread" }]);
+    expect(appended.contentText).toBe("milk, eggs\ncoffee\nbread");
+    expect(appended.content.map((block) => [block.id.startsWith("line-") ? block.id : "new", block.type])).toEqual([
+      ["line-1", "paragraph"],
+      ["line-2", "paragraph"],
+      ["new", "bulletListItem"],
+    ]);
+    const third = await create(user, { title: "Tea", contentText: "green\nblack" });
+    expect((await edited(user, third.id, [{ op: "update_block", blockId: "line-2", content: "oolong" }])).contentText).toBe("green\noolong");
+    expect((await edited(user, third.id, [{ op: "replace_text", find: "green", replace: "white", expectedCount: 1 }])).contentText).toBe("white\noolong");
+
+    // The text changed alone, its Markdown follows.
+    const plain = await create(user, { title: "Plain", contentText: "first words" });
+    expect(await markdown(user, plain.id)).toContain("first words");
+    await stack.api(`/api/notes/${plain.id}`, { method: "PATCH", token: user.token(), json: { contentText: "second words" } });
+    const now = await markdown(user, plain.id);
+    expect(now).toContain("second words");
+    expect(now).not.toContain("first words");
+  });
+
   it("append and prepend Markdown or blocks; untouched blocks keep their JSON exactly, Markdown and search follow", async () => {
     const user = stack.freshUser();
     const content = planNote();

@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { wholeMarkdown } from "@/lib/body/markdown-blocks";
+import { getNoteMarkdownOrThrow } from "@/lib/notes/body";
 import { editNote } from "@/lib/notes/edits";
 import { createNote, updateNote } from "@/lib/notes/mutations";
 import { ZEditNoteSchema } from "@/lib/notes/schemas";
@@ -73,6 +76,20 @@ describe.each(TEST_DB_KINDS)("the Markdown stored beside a note's blocks (%s)", 
         }),
         { numRuns: RUNS },
       );
+    });
+  });
+
+  it("of a note given only its text is its lines' paragraphs, rendered on the first Markdown read; the migration clears the empty one stored before", async () => {
+    await database.withDb(async (db) => {
+      const user = await createUser(db, { email: `${randomUUID()}@example.com` });
+      const { note } = await createNote(db, { userId: user.id, input: { title: "Text", contentText: "milk\n*eggs*" } });
+      expect((await db.note.findUniqueOrThrow({ where: { id: note.id }, select: { contentMarkdown: true } })).contentMarkdown).toBeNull();
+      expect((await getNoteMarkdownOrThrow(db, { id: note.id, userId: user.id })).markdown).toBe("# Text\n\nmilk\n\n\\*eggs\\*\n");
+      // As an earlier release stored it: an empty body.
+      await db.note.update({ where: { id: note.id }, data: { contentMarkdown: "" } });
+      const migration = fs.readFileSync(path.resolve(import.meta.dirname, "../../prisma/migrations/20261129150000_text_bodies_markdown_from_text/migration.sql"), "utf8");
+      for (const statement of migration.replace(/^--.*$/gm, "").split(";").map((part) => part.trim()).filter(Boolean)) await db.$executeRawUnsafe(statement);
+      expect((await getNoteMarkdownOrThrow(db, { id: note.id, userId: user.id })).markdown).toContain("milk");
     });
   });
 });

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { contentToText } from "@/lib/body/content-text";
+import { bodyBlocks } from "@/lib/body/document";
 import { noteMarkdown, withoutTitleLine } from "@/lib/body/markdown";
 import { blockMarkdownList, blocksToMarkdown, markdownToBlocks, type Block, type Inline, type TableCell } from "@/lib/body/markdown-blocks";
 import { markdownOverBlocks } from "@/lib/body/keep-blocks";
@@ -95,6 +96,23 @@ describe("blocks ↔ Markdown, over generated notes", () => {
     };
     fc.assert(fc.property(noteBody, (blocks) => stable(blocksToMarkdown(blocks))), settings);
     fc.assert(fc.property(agentMarkdown, stable), settings);
+  });
+});
+
+describe("a note given only its text", () => {
+  it("is its lines as paragraphs, whose text is the note's, and whose Markdown reads back as the same text: no character of it read as syntax", () => {
+    const line = fc.string({ unit: fc.constantFrom("a", "Z", " ", "#", "-", "*", "_", "`", "[", "]", "(", ")", ">", "<", "&", "!", "|", "~", "\\", "1", ".", "é", "\t") });
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 6 }), (lines) => {
+        const text = lines.join("\n");
+        const blocks = bodyBlocks([], text) as Block[];
+        // Every line but blank ones, as any body's text keeps them (trailing spaces aside).
+        const kept = lines.map((one) => one.replace(/[ \t]+$/, "")).filter((one) => one.trim() !== "");
+        expect(contentToText(blocks)).toBe(kept.join("\n"));
+        expect(contentToText(markdownToBlocks(blocksToMarkdown(blocks)))).toBe(contentToText(blocks));
+      }),
+      settings,
+    );
   });
 });
 
