@@ -30,7 +30,7 @@ export function editorStart(content: unknown, contentText: string, knownTypes: R
   }
   const text = contentText.trim() ? contentText : contentToText(content);
   if (!text.trim()) return { blocks: undefined, fromText: false };
-  return { blocks: text.split("\n").map(paragraphOf), fromText: true };
+  return { blocks: bodyBlocks([], text) as Block[], fromText: true };
 }
 
 function sanitizeBlock(block: Block, knownTypes: ReadonlySet<string>): Block {
