@@ -124,7 +124,6 @@ export function preferredMediaType<T extends string>(accept: string | null, offe
 
 const MARKDOWN_CONTENT_TYPE = "text/markdown; charset=utf-8";
 
-/** A Markdown response; never cached, like every API response. */
 /**
  * True when the request's If-None-Match names `etag` (or `*`): the caller's
  * copy is current, a 304 answers it. RFC 9110's weak comparison: `W/"v3"`
@@ -134,6 +133,7 @@ export function matchesIfNoneMatch(req: Request, etag: string): boolean {
   return req.headers.get("if-none-match")?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag || tag.trim() === "*") ?? false;
 }
 
+/** A Markdown response; never cached, like every API response. */
 export function markdownResponse(markdown: string, init: { status?: number; headers?: Record<string, string> } = {}): Response {
   return new Response(markdown, {
     status: init.status ?? 200,
