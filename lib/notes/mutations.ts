@@ -184,10 +184,10 @@ export async function writeNoteUpdate(
     input.contentText === undefined ? null : Prisma.sql`content_text = ${input.contentText}`,
     input.derivedMarkdown !== undefined
       ? Prisma.sql`content_markdown = ${input.derivedMarkdown}`
-      : // The text of a note with no blocks is its body: its Markdown is rendered again on the next Markdown read.
+      : // The text of a note with no blocks (isEmptyBody: null or []) is its body: its Markdown is rendered again on the next Markdown read.
         input.contentText === undefined
         ? null
-        : Prisma.sql`content_markdown = CASE WHEN n.content = '[]'::jsonb THEN NULL ELSE n.content_markdown END`,
+        : Prisma.sql`content_markdown = CASE WHEN n.content IN ('[]'::jsonb, 'null'::jsonb) THEN NULL ELSE n.content_markdown END`,
     ...settingEqualsSql(input),
     Prisma.sql`updated_at = ${new Date()}`,
     Prisma.sql`version = version + 1`,

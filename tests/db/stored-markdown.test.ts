@@ -90,6 +90,12 @@ describe.each(TEST_DB_KINDS)("the Markdown stored beside a note's blocks (%s)", 
       const migration = fs.readFileSync(path.resolve(import.meta.dirname, "../../prisma/migrations/20261129150000_text_bodies_markdown_from_text/migration.sql"), "utf8");
       for (const statement of migration.replace(/^--.*$/gm, "").split(";").map((part) => part.trim()).filter(Boolean)) await db.$executeRawUnsafe(statement);
       expect((await getNoteMarkdownOrThrow(db, { id: note.id, userId: user.id })).markdown).toContain("milk");
+
+      // A body of JSON null is no body either: a new text alone is its Markdown.
+      await updateNote(db, { id: note.id, userId: user.id, input: { content: null, contentText: "tea" } });
+      expect((await getNoteMarkdownOrThrow(db, { id: note.id, userId: user.id })).markdown).toBe("# Text\n\ntea\n");
+      await updateNote(db, { id: note.id, userId: user.id, input: { contentText: "coffee" } });
+      expect((await getNoteMarkdownOrThrow(db, { id: note.id, userId: user.id })).markdown).toBe("# Text\n\ncoffee\n");
     });
   });
 });
